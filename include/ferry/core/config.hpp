@@ -1,0 +1,37 @@
+// ferry: compiler and backend configuration macros.
+//
+// FERRY_KERNEL marks a kernel lambda or function as callable from host and device code. It is
+// the only annotation a kernel needs; a plain C++ build defines it empty.
+#pragma once
+
+#include <cstddef>
+
+#if defined(__CUDACC__) || defined(__HIPCC__) || defined(__HIP__)
+#define FERRY_HOST_DEVICE __host__ __device__
+#define FERRY_DEVICE_COMPILER 1
+#else
+#define FERRY_HOST_DEVICE
+#define FERRY_DEVICE_COMPILER 0
+#endif
+
+/// Annotation for kernel lambdas: `[] FERRY_KERNEL (ferry::index i, ...) { ... }`.
+#define FERRY_KERNEL FERRY_HOST_DEVICE
+
+/// Forces inlining of the small accessors that sit on every kernel's hot path.
+#if defined(_MSC_VER)
+#define FERRY_INLINE __forceinline
+#else
+#define FERRY_INLINE inline __attribute__((always_inline))
+#endif
+
+/// Device-compilation pass of a single-source build (nvcc/clang device side).
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define FERRY_DEVICE_PASS 1
+#else
+#define FERRY_DEVICE_PASS 0
+#endif
+
+namespace ferry {
+/// Signed index type of every index space (64-bit, like RAJA::Index_type and std::ptrdiff_t).
+using index = std::ptrdiff_t;
+}  // namespace ferry
