@@ -42,15 +42,15 @@ inline constexpr double loose = 5e-6;
 
 /// Static description of a kernel and its per-rep counters at the actual size (spec 1.3).
 struct kernel_info {
-  std::string name;          ///< full name, e.g. "Apps_PRESSURE"
-  std::string short_name;    ///< e.g. "PRESSURE"
-  std::string group;         ///< e.g. "Apps"
-  Index_type default_size = 0;  ///< default target size
-  int default_reps = 0;      ///< default reps
+  std::string name;                      ///< full name, e.g. "Apps_PRESSURE"
+  std::string short_name;                ///< e.g. "PRESSURE"
+  std::string group;                     ///< e.g. "Apps"
+  Index_type default_size = 0;           ///< default target size
+  int default_reps = 0;                  ///< default reps
   double tolerance = tolerance::normal;  ///< relative checksum tolerance
   // Filled by set_up() for the actual size:
-  Index_type actual_size = 0;    ///< "Problem size" column
-  Index_type its_per_rep = 0;    ///< iterations per rep
+  Index_type actual_size = 0;  ///< "Problem size" column
+  Index_type its_per_rep = 0;  ///< iterations per rep
   Index_type kernels_per_rep = 0;
   double bytes_read_per_rep = 0;     ///< reported BytesRead/rep (raw read + modify-written)
   double bytes_written_per_rep = 0;  ///< reported BytesWritten/rep
@@ -80,8 +80,8 @@ void set_device_synchronize(std::function<void()> fn);
 
 /// Run parameters a kernel may read (from the command line).
 struct run_params {
-  Index_type size = -1;  ///< target size; -1 means the kernel's default
-  int reps = -1;         ///< reps; -1 means the kernel's default
+  Index_type size = -1;   ///< target size; -1 means the kernel's default
+  int reps = -1;          ///< reps; -1 means the kernel's default
   int ltimes_num_d = 64;  ///< LTIMES num_d (ferry's default: 64, the Rust-offload setting)
   int ltimes_num_g = 32;
   int ltimes_num_m = 25;
@@ -136,16 +136,17 @@ std::vector<std::unique_ptr<kernel_base>> make_all_kernels();
 
 /// Registers kernel class KERNEL (default-constructible, derived from kernel_base) at position
 /// ORDER of the suite. Use once, in KERNEL.cpp, at namespace scope.
-#define FERRY_PERF_KERNEL(KERNEL, ORDER)                                                      \
-  static const bool ferry_perf_kernel_registered_##KERNEL = ::ferry_perf::register_kernel(   \
-      ORDER, +[]() -> std::unique_ptr<::ferry_perf::kernel_base> { return std::make_unique<KERNEL>(); })
+#define FERRY_PERF_KERNEL(KERNEL, ORDER)                                                   \
+  static const bool ferry_perf_kernel_registered_##KERNEL = ::ferry_perf::register_kernel( \
+      ORDER,                                                                               \
+      +[]() -> std::unique_ptr<::ferry_perf::kernel_base> { return std::make_unique<KERNEL>(); })
 
 /// Registers FN, a `void FN(KERNEL&, int reps, rep_timer&)`, as variant VARIANT (a variant_id
 /// enumerator name such as ferry_B) of KERNEL. Use at namespace scope in the variant's file.
-#define FERRY_PERF_VARIANT(KERNEL, VARIANT, FN)                                                \
-  static const bool ferry_perf_variant_registered_##KERNEL##_##VARIANT =                      \
-      ::ferry_perf::register_variant(#KERNEL, ::ferry_perf::variant_id::VARIANT,               \
-                                     +[](::ferry_perf::kernel_base& k, int reps,               \
-                                         ::ferry_perf::rep_timer& t) {                          \
-                                       FN(static_cast<KERNEL&>(k), reps, t);                    \
-                                     })
+#define FERRY_PERF_VARIANT(KERNEL, VARIANT, FN)                                     \
+  static const bool ferry_perf_variant_registered_##KERNEL##_##VARIANT =            \
+      ::ferry_perf::register_variant(                                               \
+          #KERNEL, ::ferry_perf::variant_id::VARIANT,                               \
+          +[](::ferry_perf::kernel_base& k, int reps, ::ferry_perf::rep_timer& t) { \
+            FN(static_cast<KERNEL&>(k), reps, t);                                   \
+          })

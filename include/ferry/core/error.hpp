@@ -15,7 +15,9 @@ class error : public std::runtime_error {
   /// kernel: name of the launch involved ("" if none); message: what went wrong and, where
   /// useful, what to do instead.
   error(std::string kernel, const std::string& message)
-      : std::runtime_error(compose(kernel, message)), kernel_(std::move(kernel)), detail_(message) {}
+      : std::runtime_error(compose(kernel, message)),
+        kernel_(std::move(kernel)),
+        detail_(message) {}
   /// Name of the kernel whose launch failed, or "" for errors outside a launch.
   const std::string& kernel() const noexcept { return kernel_; }
   /// The message without the "ferry: <kernel>:" prefix.
