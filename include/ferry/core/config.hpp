@@ -31,6 +31,11 @@
 #define FERRY_DEVICE_PASS 0
 #endif
 
+/// 1 in builds with the CUDA device backend (set by the build system on the ferry target).
+#ifndef FERRY_ENABLE_CUDA
+#define FERRY_ENABLE_CUDA 0
+#endif
+
 namespace ferry {
 /// Signed index type of every index space (64-bit, like RAJA::Index_type and std::ptrdiff_t).
 using index = std::ptrdiff_t;

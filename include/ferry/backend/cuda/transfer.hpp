@@ -1,0 +1,133 @@
+// ferry: the CUDA host<->device transfer engine.
+//
+// Copies between ordinary (pageable) host memory, such as a std::vector's storage, and device
+// memory at close to the PCIe bandwidth of pinned memory. The CUDA driver's own path for pageable
+// memory stages through a small pinned buffer with one host thread (6-11 GB/s on the H200 machine,
+// against 51-55 GB/s from pinned memory), and cudaHostRegister per call costs about 61 ms per GiB,
+// so neither is used for large copies. Instead the engine owns a ring of pinned chunks and several
+// host threads: they copy chunk k into (or out of) pinned memory while the DMA engine moves chunk
+// k-1, so the host copy and the PCIe transfer overlap. perf/NOTES.md ("Transfers") gives the
+// predictions and measurements behind the design; perf/results/transfer-h200.csv the numbers.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <memory>
+
+namespace ferry::cuda_detail {
+
+/// How a host thread moves its slice of a chunk.
+enum class host_copy_kind {
+  memcpy,    ///< std::memcpy (glibc picks the instructions).
+  streaming  ///< 16-byte loads and non-temporal (cache-bypassing) stores, then a store fence.
+};
+
+/// Which threads perform the parallel host copies of the staging pipeline.
+enum class host_copy_executor {
+  thread_pool,  ///< The engine's own std::thread workers (spin briefly, then sleep on a futex).
+  openmp        ///< An OpenMP parallel region per chunk (falls back to thread_pool without OpenMP).
+};
+
+/// The route a transfer takes; see transfer_engine::route.
+enum class transfer_route {
+  direct_pinned,    ///< Host memory is pinned (cudaMallocHost/cudaHostRegister): one DMA.
+  direct_pageable,  ///< Small pageable copy: cudaMemcpyAsync through the driver's staging.
+  staged            ///< Pageable copy through the engine's pinned ring and host threads.
+};
+
+/// Tunables of the staging pipeline.
+///
+/// The values of defaults() were chosen from the microbenchmark perf/transfer/transfer_bench.cu,
+/// measured on an H200 (PCIe 5.0 x16, 16 CPU cores): perf/results/transfer-h200.csv, rows
+/// "engine_tuned" and the "sweep" and "variant" sections that led to them.
+struct transfer_config {
+  /// Largest chunk, in bytes; also the size of each pinned ring buffer. Large transfers are cut
+  /// into chunks of this size.
+  std::size_t chunk_bytes;
+  /// Smallest chunk, in bytes, used when a transfer is cut finer to fill the pipeline.
+  std::size_t min_chunk_bytes;
+  /// A transfer is cut into about this many chunks (between min_chunk_bytes and chunk_bytes each),
+  /// so that filling and draining the pipeline costs about 1/target_chunks of the transfer.
+  std::size_t target_chunks;
+  /// Number of pinned ring buffers (>= 1). Pinned memory held: num_buffers * chunk_bytes.
+  unsigned num_buffers;
+  /// Host threads copying each chunk, the calling thread included (>= 1).
+  unsigned num_threads;
+  /// Pageable transfers of fewer bytes than this go straight through cudaMemcpyAsync.
+  std::size_t direct_threshold_bytes;
+  /// Instructions used for the host copies.
+  host_copy_kind copy_kind;
+  /// Threads used for the host copies.
+  host_copy_executor executor;
+
+  /// The measured defaults (see the struct's comment), with num_threads capped at
+  /// std::thread::hardware_concurrency().
+  static transfer_config defaults();
+};
+
+/// Copies between pageable host memory and device memory through a pinned staging pipeline.
+///
+/// One engine serves one device (the one current at construction, or the one given); the streams
+/// passed to h2d and d2h must belong to it. The pinned ring (num_buffers * chunk_bytes) and the
+/// host threads are created at the first staged transfer and kept until destruction. Staged
+/// transfers from several host threads are serialised by an internal mutex; direct ones are not.
+/// The streams passed in must not be capturing a CUDA graph (the engine waits on events).
+///
+/// Routes (see route()): pinned host memory (type cudaMemoryTypeHost from
+/// cudaPointerGetAttributes, at both ends of the range) goes with a single cudaMemcpyAsync;
+/// pageable transfers below direct_threshold_bytes go through cudaMemcpyAsync from pageable
+/// memory; larger ones are staged. Device or managed memory passed as the "host" pointer is copied
+/// with cudaMemcpyDefault.
+///
+/// Errors: every CUDA call is checked; a failure throws ferry::device_error with an empty kernel
+/// name and a message naming the CUDA call and cudaGetErrorString. A null pointer with a non-zero
+/// size throws ferry::error. After a device error the engine may be used again once the device is
+/// usable again.
+class transfer_engine {
+ public:
+  /// Creates an engine for `device` (-1: the device current now). Allocates nothing yet.
+  /// Throws ferry::error if the config is invalid (zero chunk, buffers or threads, or
+  /// min_chunk_bytes > chunk_bytes), ferry::device_error if the device cannot be queried.
+  explicit transfer_engine(transfer_config config = transfer_config::defaults(), int device = -1);
+  /// Waits for the engine's DMAs still in flight, then frees the ring and joins the threads.
+  ~transfer_engine();
+  transfer_engine(const transfer_engine&) = delete;
+  transfer_engine& operator=(const transfer_engine&) = delete;
+
+  /// Copies `bytes` bytes from host memory `host_src` to device memory `dev_dst`, ordered on
+  /// `stream` after the work already in it.
+  ///
+  /// Returns when `host_src` may be modified or freed again; the device data is complete when
+  /// `stream` reaches the copy (wait on the stream, or enqueue the consumer on it). Staged and
+  /// pageable-direct copies return before their last DMA has finished; a pinned source returns
+  /// after the copy has finished (it synchronises `stream`).
+  void h2d(void* dev_dst, const void* host_src, std::size_t bytes, cudaStream_t stream);
+
+  /// Copies `bytes` bytes from device memory `dev_src` to host memory `host_dst`, ordered on
+  /// `stream` after the work already in it. Returns when the host data is complete.
+  void d2h(void* host_dst, const void* dev_src, std::size_t bytes, cudaStream_t stream);
+
+  /// The route a transfer of `bytes` bytes to or from `host_ptr` would take (one
+  /// cudaPointerGetAttributes call per end of the range, about a microsecond).
+  transfer_route route(const void* host_ptr, std::size_t bytes) const;
+
+  /// The chunk size, in bytes, a staged transfer of `bytes` bytes is cut into:
+  /// clamp(round_up(bytes / target_chunks, 64 KiB), min_chunk_bytes, chunk_bytes).
+  std::size_t chunk_for(std::size_t bytes) const noexcept;
+
+  /// The configuration in use.
+  const transfer_config& config() const noexcept;
+
+  /// The device this engine serves.
+  int device() const noexcept;
+
+  /// Pinned host memory held by the ring, in bytes (0 before the first staged transfer).
+  std::size_t pinned_bytes() const noexcept;
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+}  // namespace ferry::cuda_detail

@@ -1,0 +1,94 @@
+// ferry: reductions, one of the two ways a kernel may write memory shared by all threads.
+//
+// `ferry::sum(x)`, `min(x)`, `max(x)` and `reduce(x, op, identity)` name a host variable x.
+// Each thread receives a reducer that can only be combined into; the backend folds the
+// per-thread values and, after the launch, stores op(x_before, folded) into x.
+#pragma once
+
+#include <limits>
+#include <type_traits>
+
+#include "ferry/core/config.hpp"
+
+namespace ferry {
+
+/// Addition, identity 0.
+struct plus {
+  template <class T>
+  FERRY_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const { return a + b; }
+  template <class T>
+  static constexpr T identity() { return T(0); }
+};
+/// Minimum, identity: the type's largest value (+inf for floating point).
+struct minimum {
+  template <class T>
+  FERRY_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const { return b < a ? b : a; }
+  template <class T>
+  static constexpr T identity() {
+    if constexpr (std::numeric_limits<T>::has_infinity) return std::numeric_limits<T>::infinity();
+    return std::numeric_limits<T>::max();
+  }
+};
+/// Maximum, identity: the type's lowest value (-inf for floating point).
+struct maximum {
+  template <class T>
+  FERRY_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const { return a < b ? b : a; }
+  template <class T>
+  static constexpr T identity() {
+    if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
+    return std::numeric_limits<T>::lowest();
+  }
+};
+
+/// What a kernel receives for a reduction argument: a handle on its thread's private
+/// accumulator. `r.combine(v)` folds v in; for sums `r += v` does the same.
+template <class T, class Op>
+class reducer {
+ public:
+  FERRY_HOST_DEVICE explicit reducer(T* slot) : slot_(slot) {}
+  /// Folds v into this thread's accumulator.
+  FERRY_HOST_DEVICE FERRY_INLINE void combine(const T& v) const { *slot_ = Op{}(*slot_, v); }
+  /// Sum reducers: same as combine(v).
+  FERRY_HOST_DEVICE FERRY_INLINE const reducer& operator+=(const T& v) const
+    requires std::is_same_v<Op, plus>
+  {
+    combine(v);
+    return *this;
+  }
+
+ private:
+  T* slot_;
+};
+
+/// A reduction argument of a launch: the host variable that receives the result, the
+/// operation (an empty, trivially copyable FERRY_HOST_DEVICE callable) and its identity.
+template <class T, class Op>
+struct reduction_target {
+  static_assert(std::is_trivially_copyable_v<T>, "ferry: a reduction's value type must be trivially copyable");
+  static_assert(std::is_empty_v<Op>, "ferry: a reduction operation must have no state (an empty callable)");
+  using value_type = T;
+  using op_type = Op;
+  T* target;    ///< the host variable; after the launch it holds op(old value, folded value)
+  T identity;   ///< the operation's identity element
+};
+
+/// Sum reduction into x: after the launch x == x_before + sum of everything combined.
+template <class T>
+reduction_target<T, plus> sum(T& x) { return {&x, plus::identity<T>()}; }
+/// Minimum reduction into x.
+template <class T>
+reduction_target<T, minimum> min(T& x) { return {&x, minimum::identity<T>()}; }
+/// Maximum reduction into x.
+template <class T>
+reduction_target<T, maximum> max(T& x) { return {&x, maximum::identity<T>()}; }
+/// Reduction into x with a user operation op (associative and commutative; results may
+/// reassociate between backends) and its identity element.
+template <class T, class Op>
+reduction_target<T, Op> reduce(T& x, Op, T identity) { return {&x, identity}; }
+
+template <class A>
+inline constexpr bool is_reduction_v = false;
+template <class T, class Op>
+inline constexpr bool is_reduction_v<reduction_target<T, Op>> = true;
+
+}  // namespace ferry

@@ -1,0 +1,37 @@
+// ferry: the interface every separate-memory backend implements (the checked backend's
+// host-emulated device, CUDA, ...). The data environment moves bytes only through it.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace ferry::detail {
+
+/// Allocation, copies and synchronisation of one device. All sizes are in bytes.
+class device_runtime {
+ public:
+  virtual ~device_runtime() = default;
+  /// Backend name ("checked", "cuda").
+  virtual const char* name() const = 0;
+  /// The device, in words (model, memory, driver), for reports.
+  virtual std::string description() const = 0;
+  /// Device memory of `bytes` bytes (from a caching pool). Throws out_of_memory.
+  virtual void* allocate(std::size_t bytes) = 0;
+  /// Returns memory from allocate() to the pool.
+  virtual void deallocate(void* p, std::size_t bytes) noexcept = 0;
+  /// Host->device copy. Ordered before later launches; returns once `host` may be reused.
+  virtual void copy_to_device(void* dev, const void* host, std::size_t bytes) = 0;
+  /// Device->host copy; returns when `host` holds the data (waits for earlier launches).
+  virtual void copy_to_host(void* host, const void* dev, std::size_t bytes) = 0;
+  /// Fills device memory with a byte pattern (used to poison write-only buffers).
+  virtual void fill(void* dev, int byte, std::size_t bytes) = 0;
+  /// Waits for all launched work; throws device_error naming `kernel` on a device fault.
+  virtual void synchronize(const char* kernel) = 0;
+  /// Host memory that copies to and from this device fastest (CUDA: page-locked), used by
+  /// ferry::array for its host copy. Throws out_of_memory.
+  virtual void* allocate_host(std::size_t bytes);
+  /// Frees memory from allocate_host().
+  virtual void deallocate_host(void* p) noexcept;
+};
+
+}  // namespace ferry::detail

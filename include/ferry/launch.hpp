@@ -1,0 +1,242 @@
+// ferry::launch: a safe, typed kernel launch (interface A and B). See ARCHITECTURE section 1.
+//
+//   ferry::launch(ferry::range{n},
+//       [] FERRY_KERNEL (ferry::index i, double& p, ferry::view<const double> b, double c) {
+//         p = c * b[i];
+//       },
+//       ferry::elementwise(p_new), std::as_const(bvc), cls);
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "ferry/backend/host/execute.hpp"
+#include "ferry/core/backend.hpp"
+#include "ferry/core/error.hpp"
+#include "ferry/core/index_space.hpp"
+#include "ferry/data/environment.hpp"
+#include "ferry/data/mapping.hpp"
+#include "ferry/partition/verify.hpp"
+
+#if FERRY_ENABLE_CUDA && defined(__CUDACC__)
+#include "ferry/backend/cuda/launch.cuh"
+#endif
+
+namespace ferry {
+
+/// Per-launch options. Use with designated initialisers:
+/// `ferry::launch({.name = "pressure_bvc", .block = 128}, space, kernel, args...)`.
+struct launch_config {
+  /// Kernel name used in errors, FERRY_INFO lines and traces. Default: the kernel's type name.
+  const char* name = nullptr;
+  /// Device threads per block; 0 picks the backend default (CUDA: 256, the block size of
+  /// RAJAPerf's Base_CUDA variants). Ignored by host backends.
+  int block = 0;
+};
+
+namespace detail {
+
+/// The kernel's type name, from the compiler's pretty function signature (static storage).
+inline std::string type_name_from_signature(std::string_view f) {
+  const auto p = f.find("K = ");
+  if (p == std::string_view::npos) return "kernel";
+  auto s = f.substr(p + 4);
+  return std::string(s.substr(0, s.find_first_of(";]")));
+}
+template <class K>
+const char* kernel_type_name() {
+  static const std::string name = type_name_from_signature(__PRETTY_FUNCTION__);
+  return name.c_str();
+}
+
+template <class Space, class A>
+using map_of = arg_map<A, Space>;
+
+/// State a reduction argument starts from (its identity); a dummy for other kinds.
+template <class Space, class A>
+auto initial_state(const std::remove_cvref_t<A>& a) {
+  if constexpr (classify<A>() == arg_kind::reduction) return a.identity;
+  else return char{};
+}
+
+/// Folds state b into a for reduction arguments.
+template <class Space, class A, class S>
+void fold_state(S& a, const S& b) {
+  if constexpr (classify<A>() == arg_kind::reduction) a = typename std::remove_cvref_t<A>::op_type{}(a, b);
+}
+
+/// Stores a reduction's result: target = op(target, folded).
+template <class Space, class A, class S>
+void store_result(const std::remove_cvref_t<A>& a, const S& s) {
+  if constexpr (classify<A>() == arg_kind::reduction) *a.target = typename std::remove_cvref_t<A>::op_type{}(*a.target, s);
+}
+
+template <class Space, class A>
+std::string check_one(const std::remove_cvref_t<A>& a, const Space& space) {
+  if constexpr (classify<A>() == arg_kind::partitioned) return a.check_launch(space);
+  else return {};
+}
+
+template <class Space, class A>
+void verify_one(const std::remove_cvref_t<A>& a, const Space& space, const char* kernel, int pos) {
+  if constexpr (classify<A>() == arg_kind::partitioned) {
+    const auto rep = verify_partition(a, space);
+    if (!rep.ok())
+      throw partition_error(kernel, "argument " + std::to_string(pos) + " (partitioned): " + rep.message);
+  }
+}
+
+/// Byte range [begin, end) of a partitioned buffer that the launch can touch, so transient
+/// copies move only that part. Strategies may provide `extent(space)` (element range).
+template <class Space, class A>
+void set_transfer_extent(const std::remove_cvref_t<A>& a, const Space& space, region& r) {
+  if constexpr (classify<A>() == arg_kind::partitioned) {
+    if constexpr (requires { a.extent(space); }) {
+      const auto [lo, hi] = a.extent(space);
+      using T = typename std::remove_cvref_t<A>::value_type;
+      r.xfer_begin = static_cast<std::size_t>(lo) * sizeof(T);
+      r.xfer_end = static_cast<std::size_t>(hi) * sizeof(T);
+    }
+  }
+}
+
+template <class Space, class K, class Bound>
+inline constexpr bool invocable_with = false;
+template <class Space, class K, class... B>
+inline constexpr bool invocable_with<Space, K, std::tuple<B...>> =
+    std::is_invocable_v<const K&, const typename Space::index_type&,
+                        decltype(std::declval<const B&>().get(std::declval<const typename Space::index_type&>(),
+                                                              std::declval<typename B::state&>()))...>;
+
+}  // namespace detail
+
+/// Launches `kernel` once per index of `space`, with each argument mapped by its type.
+///
+/// kernel: a captureless callable marked FERRY_KERNEL, called as
+///   kernel(idx, mapped_args...) with idx an index / index2 / index3 for range / range2d /
+///   range3d, and mapped_args as the table in ferry/data/mapping.hpp says.
+/// Synchronisation: returns when host data written by the launch is valid on the host
+/// (interface A); launches that touch only resident data (interface B) may return before
+/// the device finishes.
+/// Errors (all before anything runs, host data untouched, unless noted):
+///   launch_error    an index space that does not fit a partitioned buffer (check_launch);
+///   aliasing_error  the same memory passed twice with at least one writable use;
+///   partition_error checked backend: a strategy whose parts overlap or leave the buffer;
+///   residency_error a write to data preloaded read-only; checked backend: host writes to
+///                   preloaded data;
+///   backend_error   no usable backend; this translation unit not compiled for the device;
+///   out_of_memory / device_error  device allocation or execution failures.
+/// Rejected at compile time, with a message naming the fix: capturing kernels, raw pointers,
+/// mutable containers without a strategy, pointer-holding or non-trivially-copyable values.
+template <index_space Space, class K, class... A>
+void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args) {
+  static_assert(std::is_empty_v<K>,
+                "ferry::launch: the kernel lambda captures variables. Kernels must be "
+                "captureless: pass everything the kernel uses as a launch argument, so ferry can "
+                "map and check it");
+  static_assert(std::is_trivially_copyable_v<K>, "ferry::launch: the kernel must be trivially copyable");
+  static_assert((detail::check_argument<A, 0>() && ... && true));
+  using bound_tuple = std::tuple<typename detail::map_of<Space, A>::bound...>;
+  static_assert(detail::invocable_with<Space, K, bound_tuple>,
+                "ferry::launch: the kernel cannot be called with what ferry passes: check its "
+                "parameters. First the index (ferry::index for range, ferry::index2 for range2d, "
+                "ferry::index3 for range3d), then per argument: a value for a value, "
+                "ferry::view<const T> for a read-only container, T& for elementwise, "
+                "ferry::view<T> for chunks/rows, ferry::view2d<T>/view3d<T> for tiles, "
+                "ferry::indexed_ref<T> for indirect, ferry::reducer<T, Op> for reductions, "
+                "ferry::atomic_accessor<T> for atomic_add");
+
+  const char* name = cfg.name ? cfg.name : detail::kernel_type_name<K>();
+  constexpr std::size_t n_regions = (std::size_t{0} + ... + detail::map_of<Space, A>::regions);
+  std::array<detail::arg_region, n_regions> regions{};
+  {
+    std::size_t r = 0;
+    int pos = 0;
+    auto collect = [&](const auto& a, auto tag) {
+      using AA = typename decltype(tag)::type;
+      ++pos;
+      for (const region& reg : detail::map_of<Space, AA>::get_regions(a)) {
+        regions[r] = detail::arg_region{reg, pos, detail::map_of<Space, AA>::describe()};
+        detail::set_transfer_extent<Space, AA>(a, space, regions[r].r);
+        ++r;
+      }
+      const std::string msg = detail::check_one<Space, AA>(a, space);
+      if (!msg.empty())
+        throw launch_error(name, "argument " + std::to_string(pos) + " (" +
+                                     detail::map_of<Space, AA>::describe() + "): " + msg);
+    };
+    (collect(args, std::type_identity<A>{}), ...);
+  }
+  detail::check_aliasing(name, regions);
+
+  const backend b = current_backend();
+  if (b == backend::checked) {
+    int pos = 0;
+    (detail::verify_one<Space, A>(args, space, name, ++pos), ...);
+  }
+  detail::device_runtime* rt = detail::active_runtime();
+  std::array<void*, n_regions + 1> mapped{};
+  detail::launch_mapping mapping(rt, name, regions, mapped.data());
+
+  std::size_t offset = 0;
+  auto bind_one = [&](const auto& a, auto tag) {
+    using AA = typename decltype(tag)::type;
+    auto bnd = detail::map_of<Space, AA>::bind(a, space, mapped.data() + offset);
+    offset += detail::map_of<Space, AA>::regions;
+    return bnd;
+  };
+  // Braced initialisation evaluates left to right, so region offsets line up with arguments.
+  const bound_tuple bound{bind_one(args, std::type_identity<A>{})...};
+  using state_tuple = std::tuple<typename detail::map_of<Space, A>::bound::state...>;
+  state_tuple states{detail::initial_state<Space, A>(args)...};
+
+  detail::record_launch(name, to_string(b), static_cast<std::int64_t>(space.size()));
+  if (space.size() > 0) {
+    switch (b) {
+      case backend::serial:
+      case backend::checked: detail::execute_serial(space, kernel, bound, states); break;
+      case backend::openmp:
+        detail::execute_openmp(space, kernel, bound, states, [](state_tuple& x, const state_tuple& y) {
+          [&]<std::size_t... N>(std::index_sequence<N...>) {
+            (detail::fold_state<Space, std::tuple_element_t<N, std::tuple<A...>>>(std::get<N>(x),
+                                                                                  std::get<N>(y)),
+             ...);
+          }(std::index_sequence_for<A...>{});
+        });
+        break;
+      case backend::cuda:
+#if FERRY_ENABLE_CUDA && defined(__CUDACC__)
+        detail::cuda::execute(name, cfg.block, space, kernel, bound, states,
+                              std::tuple<const std::remove_cvref_t<A>&...>(args...));
+        break;
+#else
+        throw backend_error(name, "this translation unit was not compiled as CUDA, so its kernels "
+                                  "can run only on host backends (set FERRY_BACKEND=openmp, or "
+                                  "compile the file with nvcc / as a CUDA source)");
+#endif
+    }
+  }
+  mapping.finish();
+  auto arg_refs = std::forward_as_tuple(args...);
+  [&]<std::size_t... N>(std::index_sequence<N...>) {
+    (detail::store_result<Space, std::tuple_element_t<N, std::tuple<A...>>>(std::get<N>(arg_refs),
+                                                                            std::get<N>(states)),
+     ...);
+  }(std::index_sequence_for<A...>{});
+}
+
+/// launch with default options (see the overload taking a launch_config).
+template <index_space Space, class K, class... A>
+void launch(const Space& space, K kernel, A&&... args) {
+  launch(launch_config{}, space, kernel, std::forward<A>(args)...);
+}
+
+/// Waits until every launch issued so far has finished (a no-op on host backends).
+/// Throws device_error if a kernel faulted.
+void synchronize();
+
+}  // namespace ferry

@@ -1,0 +1,120 @@
+// ferry: indirect partitions: thread ii owns buffer[list[ii]] for a verified index list.
+//
+// Kernels over indirect zone lists (RAJAPerf's real_zones) write b[z] with z = list[ii]. The
+// writes are disjoint exactly when the list has no repeated entry, which ferry::index_set
+// verifies once, when it is built; being immutable afterwards, it keeps that promise for
+// every launch that uses it.
+#pragma once
+
+#include <algorithm>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ferry/core/error.hpp"
+#include "ferry/partition/strategy.hpp"
+
+namespace ferry {
+
+/// An immutable list of distinct non-negative indices, verified at construction.
+///
+/// Cost: O(n log n) time and O(n) extra memory once, in the constructor.
+/// Throws partition_error if an index is negative or appears twice (naming both positions).
+class index_set {
+ public:
+  index_set() = default;
+  /// Takes the list and verifies it.
+  explicit index_set(std::vector<index> list) : list_(std::move(list)) { verify(); }
+  /// Number of indices.
+  index size() const { return static_cast<index>(list_.size()); }
+  /// One past the largest index (0 if empty): the smallest buffer length the set fits.
+  index bound() const { return bound_; }
+  /// Read-only access to the list.
+  std::span<const index> indices() const { return list_; }
+  /// The list's storage (the host region a launch maps).
+  const index* data() const { return list_.data(); }
+  index operator[](index i) const { return list_[static_cast<std::size_t>(i)]; }
+
+ private:
+  void verify() {
+    std::vector<std::pair<index, index>> sorted(list_.size());
+    for (std::size_t p = 0; p < list_.size(); ++p) {
+      if (list_[p] < 0)
+        throw partition_error("", "index_set: entry " + std::to_string(p) + " is negative (" +
+                                      std::to_string(list_[p]) + ")");
+      sorted[p] = {list_[p], static_cast<index>(p)};
+    }
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t p = 1; p < sorted.size(); ++p)
+      if (sorted[p].first == sorted[p - 1].first)
+        throw partition_error("", "index_set: index " + std::to_string(sorted[p].first) +
+                                      " appears at positions " + std::to_string(sorted[p - 1].second) +
+                                      " and " + std::to_string(sorted[p].second) +
+                                      ": threads owning it would race");
+    bound_ = sorted.empty() ? 0 : sorted.back().first + 1;
+  }
+  std::vector<index> list_;
+  index bound_ = 0;
+};
+
+/// What a thread of an indirect partition receives: its element and where it lives.
+template <class T>
+struct indexed_ref {
+  T& value;     ///< buffer[list[ii]]
+  index at;     ///< list[ii], the element's position in the buffer
+};
+
+/// Thread ii (1D space) owns buffer[set[ii]]; see index_set. The index list is mapped
+/// read-only next to the buffer (a second region of the argument).
+template <class T>
+class indirect_t : public strategy_base {
+ public:
+  using value_type = T;
+  static constexpr bool copies_in = true;
+  indirect_t(std::span<T> buf, const index_set& set) : buf_(buf), set_(&set) {}
+  std::span<T> buffer() const { return buf_; }
+  /// The index list, mapped read-only.
+  std::span<const index> index_list() const { return set_->indices(); }
+  std::string check_launch(const range& s) const {
+    if (s.size() == 0) return {};
+    if (s.begin < 0 || s.end > set_->size())
+      return "the index space [" + std::to_string(s.begin) + ", " + std::to_string(s.end) +
+             ") does not fit the index list of " + std::to_string(set_->size()) + " entries";
+    if (set_->bound() > static_cast<index>(buf_.size()))
+      return "the index list reaches element " + std::to_string(set_->bound() - 1) +
+             " but the buffer has " + std::to_string(buf_.size()) + " elements";
+    return {};
+  }
+  struct accessor {
+    T* p;
+    const index* list;
+    FERRY_HOST_DEVICE FERRY_INLINE indexed_ref<T> operator()(index ii) const {
+      const index z = list[ii];
+      return indexed_ref<T>{p[z], z};
+    }
+  };
+  /// Host-side binding (list on the host); device backends use bind_with_list.
+  accessor bind(T* p, const range&) const { return accessor{p, set_->data()}; }
+  /// Binding with the index list at a (possibly device) address.
+  accessor bind_with_list(T* p, const index* list) const { return accessor{p, list}; }
+  template <class F>
+  void for_each_owned(index ii, const range&, F&& f) const { f((*set_)[ii]); }
+
+ private:
+  std::span<T> buf_;
+  const index_set* set_;
+};
+
+/// Partitions c by the verified index list `set`: thread ii owns c[set[ii]] and receives an
+/// indexed_ref<T>. The set must outlive the launch.
+template <detail::mutable_contiguous C>
+auto indirect(C&& c, const index_set& set) {
+  auto s = detail::as_span(c);
+  return indirect_t<typename decltype(s)::element_type>(s, set);
+}
+/// Rvalue index sets would dangle: rejected.
+template <detail::mutable_contiguous C>
+auto indirect(C&& c, index_set&& set) = delete;
+
+}  // namespace ferry

@@ -1,0 +1,32 @@
+// ferry: memory regions, the unit in which arguments are mapped, checked for aliasing and
+// moved between host and device.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ferry {
+
+/// How a launch uses a region of memory; decides the transfers (ARCHITECTURE section 1).
+enum class access : std::uint8_t {
+  read,        ///< read-only: host->device before the launch, never back
+  read_write,  ///< partitioned or atomic: host->device before, device->host after
+  write_only,  ///< partitioned write-only: no host->device copy, device->host after
+};
+
+/// True if the access may modify the region.
+constexpr bool is_writable(access a) { return a != access::read; }
+
+/// A contiguous host memory region used by one argument of a launch.
+struct region {
+  const void* host = nullptr;  ///< first byte on the host
+  std::size_t bytes = 0;       ///< length in bytes
+  access mode = access::read;  ///< how the launch uses it
+  /// The part that must actually move, as [xfer_begin, xfer_end) byte offsets into the region:
+  /// a partitioned buffer whose launch covers only part of it moves only that part. Default:
+  /// the whole region.
+  std::size_t xfer_begin = 0;
+  std::size_t xfer_end = static_cast<std::size_t>(-1);
+};
+
+}  // namespace ferry

@@ -1,0 +1,419 @@
+// ferry: the partitioning-strategy concept and the built-in strategies.
+//
+// A strategy maps each thread index of a launch to the part of a buffer that thread may write
+// and promises that the parts of different threads are disjoint. It is the only place where
+// that promise is made. Every strategy
+//   * names its buffer (`buffer()`), so ferry can map, transfer and alias-check it;
+//   * validates a launch before anything runs (`check_launch(space)`: returns "" if the index
+//     space fits the buffer and keeps the parts disjoint, else the reason);
+//   * binds to the buffer's base address on the executing side (`bind(p, space)`), giving a small
+//     trivially copyable accessor whose `operator()(idx)` returns the thread's part;
+//   * enumerates the element offsets a thread owns (`for_each_owned(idx, space, f)`), which the
+//     verifier (ferry::verify_partition) and the checked backend use to test the promise.
+#pragma once
+
+#include <concepts>
+#include <span>
+#include <string>
+#include <type_traits>
+
+#include "ferry/core/config.hpp"
+#include "ferry/core/index_space.hpp"
+#include "ferry/core/view.hpp"
+
+namespace ferry {
+
+/// Satisfied by a partitioning strategy usable over index space Space.
+///
+/// Requirements (see the file comment): value_type, static bool copies_in (false for
+/// write-only strategies, which skip the host->device copy), buffer() -> std::span<value_type>,
+/// check_launch(Space) -> std::string, bind(value_type*, Space) -> accessor callable with
+/// Space::index_type, for_each_owned(Space::index_type, Space, f) calling f(index offset).
+template <class S, class Space>
+concept partition_strategy_for =
+    index_space<Space> && requires(const S s, typename S::value_type* p,
+                                   typename Space::index_type idx, const Space space) {
+      typename S::value_type;
+      { S::copies_in } -> std::convertible_to<bool>;
+      { s.buffer() } -> std::same_as<std::span<typename S::value_type>>;
+      { s.check_launch(space) } -> std::same_as<std::string>;
+      { s.bind(p, space)(idx) };
+      s.for_each_owned(idx, space, [](index) {});
+    };
+
+/// Marks strategy types (specialised true by each built-in and by user strategies that derive
+/// from ferry::strategy_base).
+struct strategy_base {};
+
+/// True for types that declare themselves partitioning strategies (derive from strategy_base).
+template <class S>
+inline constexpr bool is_strategy_v = std::is_base_of_v<strategy_base, std::remove_cvref_t<S>>;
+
+namespace detail {
+inline std::string fit_message(index lo, index hi, index n) {
+  return "the index space maps to elements [" + std::to_string(lo) + ", " + std::to_string(hi) +
+         "] but the buffer has " + std::to_string(n) + " elements";
+}
+/// Linear offset of idx in the dense layout whose extents are the end bounds of the space.
+FERRY_HOST_DEVICE FERRY_INLINE constexpr index dense_offset(index i, index, index) { return i; }
+}  // namespace detail
+
+// --------------------------------------------------------------------------------------------
+/// Thread idx owns exactly one element.
+///
+/// 1D (range{b, e}): thread i owns buffer[offset + i * stride]. Stride is a compile-time
+/// constant (Stride > 0) or, with Stride == 0, a run-time value >= 1.
+/// 2D/3D (range2d/range3d): thread (i, j[, k]) owns buffer[offset + i + ni * (j + nj * k)]
+/// where ni, nj are the *end* bounds of the space's i and j ranges: the dense row-major layout
+/// of the whole array, of which the space may cover a sub-box. Stride must be 1 there.
+/// The thread receives `T&`.
+template <class T, index Stride = 1>
+class elementwise_t : public strategy_base {
+ public:
+  using value_type = T;
+  static constexpr bool copies_in = true;
+
+  explicit elementwise_t(std::span<T> buf, index offset = 0, index stride = Stride)
+      : buf_(buf), offset_(offset), stride_(Stride == 0 ? stride : Stride) {}
+
+  std::span<T> buffer() const { return buf_; }
+  index offset() const { return offset_; }
+  index stride() const { return stride_; }
+
+  std::string check_launch(const range& s) const {
+    if (stride_ < 1)
+      return "elementwise stride is " + std::to_string(stride_) +
+             "; it must be >= 1 or two threads would own the same element";
+    if (s.size() == 0) return {};
+    const index lo = offset_ + s.begin * stride_, hi = offset_ + (s.end - 1) * stride_;
+    if (lo < 0 || hi >= static_cast<index>(buf_.size()))
+      return detail::fit_message(lo, hi, static_cast<index>(buf_.size()));
+    return {};
+  }
+  std::string check_launch(const range2d& s) const {
+    if (stride_ != 1) return "a strided elementwise partition needs a 1D index space";
+    if (s.size() == 0) return {};
+    if (s.begin_i < 0 || s.begin_j < 0) return "elementwise over a 2D space needs begin bounds >= 0";
+    const index lo = offset_ + s.begin_i + s.end_i * s.begin_j;
+    const index hi = offset_ + (s.end_i - 1) + s.end_i * (s.end_j - 1);
+    if (lo < 0 || hi >= static_cast<index>(buf_.size()))
+      return detail::fit_message(lo, hi, static_cast<index>(buf_.size()));
+    return {};
+  }
+  std::string check_launch(const range3d& s) const {
+    if (stride_ != 1) return "a strided elementwise partition needs a 1D index space";
+    if (s.size() == 0) return {};
+    if (s.begin_i < 0 || s.begin_j < 0 || s.begin_k < 0)
+      return "elementwise over a 3D space needs begin bounds >= 0";
+    const index lo = offset_ + s.begin_i + s.end_i * (s.begin_j + s.end_j * s.begin_k);
+    const index hi = offset_ + (s.end_i - 1) + s.end_i * ((s.end_j - 1) + s.end_j * (s.end_k - 1));
+    if (lo < 0 || hi >= static_cast<index>(buf_.size()))
+      return detail::fit_message(lo, hi, static_cast<index>(buf_.size()));
+    return {};
+  }
+
+  /// The per-thread accessor: trivially copyable, passed to device kernels by value.
+  struct accessor {
+    T* p;
+    index offset;
+    index stride;  // unused when Stride > 0
+    index ni, nj;  // end bounds for 2D/3D spaces
+    FERRY_HOST_DEVICE FERRY_INLINE T& operator()(index i) const {
+      if constexpr (Stride > 0)
+        return p[offset + i * Stride];
+      else
+        return p[offset + i * stride];
+    }
+    FERRY_HOST_DEVICE FERRY_INLINE T& operator()(index2 x) const { return p[offset + x.i + ni * x.j]; }
+    FERRY_HOST_DEVICE FERRY_INLINE T& operator()(index3 x) const {
+      return p[offset + x.i + ni * (x.j + nj * x.k)];
+    }
+  };
+  accessor bind(T* p, const range&) const { return accessor{p, offset_, stride_, 0, 0}; }
+  accessor bind(T* p, const range2d& s) const { return accessor{p, offset_, 1, s.end_i, 0}; }
+  accessor bind(T* p, const range3d& s) const { return accessor{p, offset_, 1, s.end_i, s.end_j}; }
+
+  template <class F>
+  void for_each_owned(index i, const range&, F&& f) const { f(offset_ + i * stride_); }
+  template <class F>
+  void for_each_owned(index2 x, const range2d& s, F&& f) const { f(offset_ + x.i + s.end_i * x.j); }
+  template <class F>
+  void for_each_owned(index3 x, const range3d& s, F&& f) const {
+    f(offset_ + x.i + s.end_i * (x.j + s.end_j * x.k));
+  }
+
+ private:
+  std::span<T> buf_;
+  index offset_;
+  index stride_;
+};
+
+// --------------------------------------------------------------------------------------------
+/// Thread i (1D space) owns the K consecutive elements [i*K, i*K + K) and receives a
+/// `view<T>` of them. K is a compile-time constant (K > 0) or, with K == 0, a run-time
+/// chunk length >= 1.
+template <class T, index K = 0>
+class chunks_t : public strategy_base {
+ public:
+  using value_type = T;
+  static constexpr bool copies_in = true;
+  explicit chunks_t(std::span<T> buf, index k = K) : buf_(buf), k_(K > 0 ? K : k) {}
+  std::span<T> buffer() const { return buf_; }
+  index chunk() const { return k_; }
+  std::string check_launch(const range& s) const {
+    if (k_ < 1) return "chunk length is " + std::to_string(k_) + "; it must be >= 1";
+    if (s.size() == 0) return {};
+    const index lo = s.begin * k_, hi = s.end * k_ - 1;
+    if (lo < 0 || hi >= static_cast<index>(buf_.size()))
+      return detail::fit_message(lo, hi, static_cast<index>(buf_.size()));
+    return {};
+  }
+  struct accessor {
+    T* p;
+    index k;
+    FERRY_HOST_DEVICE FERRY_INLINE view<T> operator()(index i) const {
+      if constexpr (K > 0)
+        return view<T>(p + i * K, K);
+      else
+        return view<T>(p + i * k, k);
+    }
+  };
+  accessor bind(T* p, const range&) const { return accessor{p, k_}; }
+  template <class F>
+  void for_each_owned(index i, const range&, F&& f) const {
+    for (index e = 0; e < k_; ++e) f(i * k_ + e);
+  }
+
+ private:
+  std::span<T> buf_;
+  index k_;
+};
+
+// --------------------------------------------------------------------------------------------
+/// Thread i (1D space) owns row i of a row-major matrix: the row_length elements starting at
+/// i * ld, as a `view<T>`. ld (the row stride, in elements) is often known only at run time;
+/// ld < row_length would make rows i and i+1 overlap, and check_launch rejects it.
+template <class T>
+class rows_t : public strategy_base {
+ public:
+  using value_type = T;
+  static constexpr bool copies_in = true;
+  rows_t(std::span<T> buf, index row_length, index ld) : buf_(buf), len_(row_length), ld_(ld) {}
+  std::span<T> buffer() const { return buf_; }
+  std::string check_launch(const range& s) const {
+    if (len_ < 0) return "row length is negative";
+    if (ld_ < len_)
+      return "row stride " + std::to_string(ld_) + " is smaller than the row length " +
+             std::to_string(len_) + ": rows i and i+1 would overlap";
+    if (s.size() == 0 || len_ == 0) return {};
+    const index lo = s.begin * ld_, hi = (s.end - 1) * ld_ + len_ - 1;
+    if (lo < 0 || hi >= static_cast<index>(buf_.size()))
+      return detail::fit_message(lo, hi, static_cast<index>(buf_.size()));
+    return {};
+  }
+  struct accessor {
+    T* p;
+    index len, ld;
+    FERRY_HOST_DEVICE FERRY_INLINE view<T> operator()(index i) const { return view<T>(p + i * ld, len); }
+  };
+  accessor bind(T* p, const range&) const { return accessor{p, len_, ld_}; }
+  template <class F>
+  void for_each_owned(index i, const range&, F&& f) const {
+    for (index e = 0; e < len_; ++e) f(i * ld_ + e);
+  }
+
+ private:
+  std::span<T> buf_;
+  index len_, ld_;
+};
+
+// --------------------------------------------------------------------------------------------
+/// Thread (i, j) of a 2D space owns the ti x tj tile whose first element is
+/// (i*ti, j*tj) of a row-major matrix with leading dimension ld (element (x, y) at x + y*ld),
+/// as a `view2d<T>`. Requires range2d; check_launch rejects tiles that run past a row (they
+/// would wrap into the next row, another thread's tile) or past the buffer.
+template <class T>
+class tiles2d_t : public strategy_base {
+ public:
+  using value_type = T;
+  static constexpr bool copies_in = true;
+  tiles2d_t(std::span<T> buf, index ld, index ti, index tj) : buf_(buf), ld_(ld), ti_(ti), tj_(tj) {}
+  std::span<T> buffer() const { return buf_; }
+  std::string check_launch(const range2d& s) const {
+    if (ti_ < 1 || tj_ < 1) return "tile extents must be >= 1";
+    if (s.size() == 0) return {};
+    if (s.begin_i < 0 || s.begin_j < 0) return "tiles2d needs begin bounds >= 0";
+    if (s.end_i * ti_ > ld_)
+      return "tiles of row " + std::to_string(s.end_i - 1) + " reach column " +
+             std::to_string(s.end_i * ti_ - 1) + " but the leading dimension is " +
+             std::to_string(ld_) + ": they would wrap into the next row's tiles";
+    const index hi = (s.end_j * tj_ - 1) * ld_ + s.end_i * ti_ - 1;
+    const index lo = s.begin_j * tj_ * ld_ + s.begin_i * ti_;
+    if (hi >= static_cast<index>(buf_.size()))
+      return detail::fit_message(lo, hi, static_cast<index>(buf_.size()));
+    return {};
+  }
+  struct accessor {
+    T* p;
+    index ld, ti, tj;
+    FERRY_HOST_DEVICE FERRY_INLINE view2d<T> operator()(index2 x) const {
+      return view2d<T>(p + x.i * ti + x.j * tj * ld, ti, tj, ld);
+    }
+  };
+  accessor bind(T* p, const range2d&) const { return accessor{p, ld_, ti_, tj_}; }
+  template <class F>
+  void for_each_owned(index2 x, const range2d&, F&& f) const {
+    for (index b = 0; b < tj_; ++b)
+      for (index a = 0; a < ti_; ++a) f(x.i * ti_ + a + (x.j * tj_ + b) * ld_);
+  }
+
+ private:
+  std::span<T> buf_;
+  index ld_, ti_, tj_;
+};
+
+// --------------------------------------------------------------------------------------------
+/// Thread (i, j, k) of a 3D space owns the ti x tj x tk box starting at (i*ti, j*tj, k*tk) of
+/// an array with element (x, y, z) at x + y*ld_j + z*ld_k, as a `view3d<T>`. Requires range3d;
+/// check_launch rejects boxes that wrap into a neighbour's (ld_j too small for the x extent,
+/// ld_k too small for the y extent) or run past the buffer.
+template <class T>
+class tiles3d_t : public strategy_base {
+ public:
+  using value_type = T;
+  static constexpr bool copies_in = true;
+  tiles3d_t(std::span<T> buf, index ld_j, index ld_k, index ti, index tj, index tk)
+      : buf_(buf), ldj_(ld_j), ldk_(ld_k), ti_(ti), tj_(tj), tk_(tk) {}
+  std::span<T> buffer() const { return buf_; }
+  std::string check_launch(const range3d& s) const {
+    if (ti_ < 1 || tj_ < 1 || tk_ < 1) return "tile extents must be >= 1";
+    if (s.size() == 0) return {};
+    if (s.begin_i < 0 || s.begin_j < 0 || s.begin_k < 0) return "tiles3d needs begin bounds >= 0";
+    if (s.end_i * ti_ > ldj_)
+      return "boxes reach x = " + std::to_string(s.end_i * ti_ - 1) + " but ld_j is " +
+             std::to_string(ldj_) + ": they would wrap into the next row";
+    if (s.end_j * tj_ * ldj_ > ldk_)
+      return "boxes reach y = " + std::to_string(s.end_j * tj_ - 1) + " but ld_k is " +
+             std::to_string(ldk_) + ": they would wrap into the next plane";
+    const index hi = (s.end_k * tk_ - 1) * ldk_ + (s.end_j * tj_ - 1) * ldj_ + s.end_i * ti_ - 1;
+    if (hi >= static_cast<index>(buf_.size()))
+      return detail::fit_message(0, hi, static_cast<index>(buf_.size()));
+    return {};
+  }
+  struct accessor {
+    T* p;
+    index ldj, ldk, ti, tj, tk;
+    FERRY_HOST_DEVICE FERRY_INLINE view3d<T> operator()(index3 x) const {
+      return view3d<T>(p + x.i * ti + x.j * tj * ldj + x.k * tk * ldk, ti, tj, tk, ldj, ldk);
+    }
+  };
+  accessor bind(T* p, const range3d&) const { return accessor{p, ldj_, ldk_, ti_, tj_, tk_}; }
+  template <class F>
+  void for_each_owned(index3 x, const range3d&, F&& f) const {
+    for (index c = 0; c < tk_; ++c)
+      for (index b = 0; b < tj_; ++b)
+        for (index a = 0; a < ti_; ++a)
+          f(x.i * ti_ + a + (x.j * tj_ + b) * ldj_ + (x.k * tk_ + c) * ldk_);
+  }
+
+ private:
+  std::span<T> buf_;
+  index ldj_, ldk_, ti_, tj_, tk_;
+};
+
+// --------------------------------------------------------------------------------------------
+/// Write-only form of strategy S: identical partition, but the buffer is not copied host->device
+/// before the launch (its old contents are not read), only device->host after it.
+/// A thread must write every element of its part: elements it leaves unwritten come back with
+/// unspecified values on device backends.
+template <class S>
+class write_only_t : public S {
+ public:
+  static constexpr bool copies_in = false;
+  explicit write_only_t(S s) : S(std::move(s)) {}
+};
+
+// --------------------------------------------------------------------------------------------
+namespace detail {
+/// The host address of a container's elements without side effects: ferry::array's own
+/// data() marks its host copy newer (or syncs it), which a launch's mapping must not do.
+template <class C>
+auto raw_data(C& c) {
+  if constexpr (requires { c.unsynced_host_data(); })
+    return c.unsynced_host_data();
+  else
+    return std::data(c);
+}
+template <class C>
+auto as_span(C& c) {
+  return std::span<std::remove_reference_t<decltype(*raw_data(c))>>(raw_data(c), std::size(c));
+}
+template <class C>
+concept mutable_contiguous = requires(C& c) {
+  std::data(c);
+  std::size(c);
+} && !std::is_const_v<std::remove_reference_t<decltype(*std::data(std::declval<C&>()))>>;
+}  // namespace detail
+
+/// Partitions c (a mutable contiguous container: std::vector, std::array, ferry::array,
+/// std::span<T>) so that thread i owns c[i] (1D), or the element at (i, j[, k]) of the dense
+/// layout of a 2D/3D space; see elementwise_t.
+template <detail::mutable_contiguous C>
+auto elementwise(C&& c) {
+  auto s = detail::as_span(c);
+  return elementwise_t<typename decltype(s)::element_type, 1>(s);
+}
+/// Thread i owns c[offset + i*stride] (1D spaces only); stride must be >= 1.
+template <detail::mutable_contiguous C>
+auto elementwise(C&& c, index offset, index stride = 1) {
+  auto s = detail::as_span(c);
+  return elementwise_t<typename decltype(s)::element_type, 0>(s, offset, stride);
+}
+/// Thread i owns c[i*S + offset] with a compile-time stride S >= 1.
+template <index S, detail::mutable_contiguous C>
+auto strided(C&& c, index offset = 0) {
+  static_assert(S >= 1, "ferry::strided<S>: the stride S must be >= 1");
+  auto s = detail::as_span(c);
+  return elementwise_t<typename decltype(s)::element_type, S>(s, offset);
+}
+/// Thread i owns c[i*K, i*K + K) as a view<T>; K is a compile-time chunk length >= 1.
+template <index K, detail::mutable_contiguous C>
+auto chunks(C&& c) {
+  static_assert(K >= 1, "ferry::chunks<K>: the chunk length K must be >= 1");
+  auto s = detail::as_span(c);
+  return chunks_t<typename decltype(s)::element_type, K>(s);
+}
+/// Thread i owns c[i*k, i*k + k) as a view<T>, with a run-time chunk length k >= 1.
+template <detail::mutable_contiguous C>
+auto chunks(C&& c, index k) {
+  auto s = detail::as_span(c);
+  return chunks_t<typename decltype(s)::element_type, 0>(s, k);
+}
+/// Thread i owns row i (row_length elements starting at i*ld) as a view<T>.
+template <detail::mutable_contiguous C>
+auto rows(C&& c, index row_length, index ld) {
+  auto s = detail::as_span(c);
+  return rows_t<typename decltype(s)::element_type>(s, row_length, ld);
+}
+/// Thread (i, j) owns the ti x tj tile at (i*ti, j*tj) of a row-major matrix with leading
+/// dimension ld, as a view2d<T>.
+template <detail::mutable_contiguous C>
+auto tiles2d(C&& c, index ld, index ti, index tj) {
+  auto s = detail::as_span(c);
+  return tiles2d_t<typename decltype(s)::element_type>(s, ld, ti, tj);
+}
+/// Thread (i, j, k) owns the ti x tj x tk box at (i*ti, j*tj, k*tk) of an array with strides
+/// (1, ld_j, ld_k), as a view3d<T>.
+template <detail::mutable_contiguous C>
+auto tiles3d(C&& c, index ld_j, index ld_k, index ti, index tj, index tk) {
+  auto s = detail::as_span(c);
+  return tiles3d_t<typename decltype(s)::element_type>(s, ld_j, ld_k, ti, tj, tk);
+}
+/// The write-only form of a strategy: `ferry::write_only(ferry::elementwise(out))`.
+template <class S>
+  requires is_strategy_v<S>
+auto write_only(S s) {
+  return write_only_t<S>(std::move(s));
+}
+
+}  // namespace ferry

@@ -1,0 +1,164 @@
+// ferry::unsafe: interface C. Raw launches on device pointers with CUDA-style grid/block
+// indices, for experts and hand-tuned baselines. Nothing is mapped, checked or verified:
+// races, out-of-bounds accesses and stale data are the caller's problem. The name says so.
+#pragma once
+
+#include <omp.h>
+
+#include <cstring>
+#include <span>
+#include <type_traits>
+#include <utility>
+
+#include "ferry/core/backend.hpp"
+#include "ferry/core/config.hpp"
+#include "ferry/core/error.hpp"
+#include "ferry/data/environment.hpp"
+
+namespace ferry::unsafe {
+
+/// Grid or block extents (x fastest), like CUDA's dim3.
+struct dim3 {
+  unsigned x = 1, y = 1, z = 1;
+};
+
+/// What an unsafe kernel receives first: its thread and block coordinates.
+struct thread_index {
+  dim3 thread;     ///< threadIdx
+  dim3 block;      ///< blockIdx
+  dim3 block_dim;  ///< blockDim
+  dim3 grid_dim;   ///< gridDim
+  /// blockIdx.x * blockDim.x + threadIdx.x
+  FERRY_HOST_DEVICE FERRY_INLINE index global_x() const {
+    return static_cast<index>(block.x) * block_dim.x + thread.x;
+  }
+  FERRY_HOST_DEVICE FERRY_INLINE index global_y() const {
+    return static_cast<index>(block.y) * block_dim.y + thread.y;
+  }
+  FERRY_HOST_DEVICE FERRY_INLINE index global_z() const {
+    return static_cast<index>(block.z) * block_dim.z + thread.z;
+  }
+};
+
+/// ceil(n / d) for grid sizes.
+constexpr unsigned blocks_for(index n, unsigned d) { return static_cast<unsigned>((n + d - 1) / d); }
+
+/// n elements of T in the current backend's device memory (host memory on host backends).
+/// Move-only RAII; copies are explicit and synchronous. Throws out_of_memory / device_error.
+template <class T>
+class device_buffer {
+  static_assert(std::is_trivially_copyable_v<T>, "device_buffer<T> needs a trivially copyable T");
+
+ public:
+  device_buffer() = default;
+  explicit device_buffer(index n) : n_(n), rt_(detail::active_runtime()) {
+    const std::size_t b = bytes();
+    p_ = static_cast<T*>(rt_ ? rt_->allocate(b) : ::operator new(b ? b : 1));
+    if (rt_) detail::record_allocation(b, "ferry::unsafe::device_buffer");
+  }
+  /// A device copy of host data.
+  explicit device_buffer(std::span<const T> host) : device_buffer(static_cast<index>(host.size())) {
+    copy_from_host(host);
+  }
+  device_buffer(device_buffer&& o) noexcept
+      : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)), rt_(o.rt_) {}
+  device_buffer& operator=(device_buffer&& o) noexcept {
+    std::swap(p_, o.p_);
+    std::swap(n_, o.n_);
+    std::swap(rt_, o.rt_);
+    return *this;
+  }
+  ~device_buffer() {
+    if (!p_) return;
+    if (rt_)
+      rt_->deallocate(p_, bytes());
+    else
+      ::operator delete(p_);
+  }
+  /// Copies host[0, size()) to the device.
+  void copy_from_host(std::span<const T> host) {
+    const std::size_t b = std::min(host.size_bytes(), bytes());
+    if (rt_) {
+      rt_->copy_to_device(p_, host.data(), b);
+      detail::record_transfer(true, b, 0, "ferry::unsafe::device_buffer");
+    } else {
+      std::memcpy(p_, host.data(), b);
+    }
+  }
+  /// Copies the device data to host[0, size()); waits for earlier launches.
+  void copy_to_host(std::span<T> host) const {
+    const std::size_t b = std::min(host.size_bytes(), bytes());
+    if (rt_) {
+      rt_->copy_to_host(host.data(), p_, b);
+      detail::record_transfer(false, b, 0, "ferry::unsafe::device_buffer");
+    } else {
+      std::memcpy(host.data(), p_, b);
+    }
+  }
+  /// The device address.
+  T* get() const { return p_; }
+  index size() const { return n_; }
+  std::size_t bytes() const { return static_cast<std::size_t>(n_) * sizeof(T); }
+
+ private:
+  T* p_ = nullptr;
+  index n_ = 0;
+  detail::device_runtime* rt_ = nullptr;
+};
+
+namespace detail {
+template <class K, class... A>
+void execute_host(dim3 grid, dim3 block, const K& kernel, const A&... args, bool parallel) {
+  const long long nblocks = static_cast<long long>(grid.x) * grid.y * grid.z;
+  auto run_block = [&](long long b) {
+    thread_index t;
+    t.block_dim = block;
+    t.grid_dim = grid;
+    t.block = dim3{static_cast<unsigned>(b % grid.x), static_cast<unsigned>((b / grid.x) % grid.y),
+                   static_cast<unsigned>(b / (static_cast<long long>(grid.x) * grid.y))};
+    for (unsigned z = 0; z < block.z; ++z)
+      for (unsigned y = 0; y < block.y; ++y)
+        for (unsigned x = 0; x < block.x; ++x) {
+          t.thread = dim3{x, y, z};
+          kernel(t, args...);
+        }
+  };
+  if (parallel) {
+#pragma omp parallel for schedule(static)
+    for (long long b = 0; b < nblocks; ++b) run_block(b);
+  } else {
+    for (long long b = 0; b < nblocks; ++b) run_block(b);
+  }
+}
+}  // namespace detail
+
+/// Launches kernel(thread_index, args...) on a grid of `grid` blocks of `block` threads.
+///
+/// Arguments are passed as they are (pointers from device_buffer::get(), values); nothing is
+/// copied or checked. Asynchronous on device backends: call ferry::synchronize() or copy back
+/// with device_buffer::copy_to_host() before reading results. On host backends each block runs
+/// its threads in order, so kernels must not rely on __syncthreads-style barriers.
+/// Throws backend_error if the backend is a device one and this file was not compiled for it.
+template <class K, class... A>
+void launch(dim3 grid, dim3 block, K kernel, A... args) {
+  static_assert(std::is_empty_v<K>, "ferry::unsafe::launch: the kernel must be captureless");
+  const backend b = current_backend();
+  ferry::detail::record_launch("ferry::unsafe::launch", to_string(b),
+                               static_cast<std::int64_t>(grid.x) * grid.y * grid.z * block.x * block.y * block.z);
+  switch (b) {
+    case backend::serial:
+    case backend::checked: detail::execute_host<K, A...>(grid, block, kernel, args..., false); return;
+    case backend::openmp: detail::execute_host<K, A...>(grid, block, kernel, args..., true); return;
+    case backend::cuda:
+#if FERRY_ENABLE_CUDA && defined(__CUDACC__)
+      ferry::detail::cuda::execute_unsafe(grid.x, grid.y, grid.z, block.x, block.y, block.z, kernel, args...);
+      return;
+#else
+      throw backend_error("ferry::unsafe::launch",
+                          "this translation unit was not compiled as CUDA; set "
+                          "FERRY_BACKEND=openmp or compile it with nvcc");
+#endif
+  }
+}
+
+}  // namespace ferry::unsafe

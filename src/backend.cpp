@@ -1,0 +1,156 @@
+// ferry: backend selection (FERRY_BACKEND), descriptions, and the checked backend's
+// host-emulated device.
+#include "ferry/core/backend.hpp"
+
+#include <omp.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "ferry/core/config.hpp"
+#include "ferry/core/error.hpp"
+#include "ferry/data/environment.hpp"
+
+namespace ferry {
+namespace detail {
+#if FERRY_ENABLE_CUDA
+device_runtime& cuda_runtime();  // src/backend/cuda/runtime.cu; throws backend_error without a GPU
+#endif
+
+namespace {
+
+/// The checked backend's device: host memory that is *not* the host data, so every mapping
+/// rule (copy in, copy back, write-only, residency) is exercised exactly as on a GPU.
+class checked_device final : public device_runtime {
+ public:
+  const char* name() const override { return "checked"; }
+  std::string description() const override { return "host-emulated device (separate host memory)"; }
+  void* allocate(std::size_t bytes) override {
+    void* p = std::malloc(bytes ? bytes : 1);
+    if (!p) throw out_of_memory("", "checked backend: cannot allocate " + std::to_string(bytes) + " bytes");
+    return p;
+  }
+  void deallocate(void* p, std::size_t) noexcept override { std::free(p); }
+  void copy_to_device(void* dev, const void* host, std::size_t n) override { std::memcpy(dev, host, n); }
+  void copy_to_host(void* host, const void* dev, std::size_t n) override { std::memcpy(host, dev, n); }
+  void fill(void* dev, int byte, std::size_t n) override { std::memset(dev, byte, n); }
+  void synchronize(const char*) override {}
+};
+
+std::mutex g_mutex;
+std::optional<backend> g_backend;
+
+backend default_backend() {
+#if FERRY_ENABLE_CUDA
+  return backend::cuda;
+#else
+  return backend::openmp;
+#endif
+}
+
+/// Throws if b is not usable in this process.
+void require_usable(backend b) {
+  if (!backend_compiled(b))
+    throw backend_error("", std::string("backend '") + to_string(b) +
+                                "' is not compiled into this build (configure with "
+                                "-DFERRY_DEVICE_BACKEND=" + to_string(b) +
+                                "); host backends: serial, checked, openmp");
+#if FERRY_ENABLE_CUDA
+  if (b == backend::cuda) (void)cuda_runtime();  // throws backend_error without a GPU
+#endif
+}
+
+std::string cpu_model() {
+  std::ifstream f("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(f, line))
+    if (line.rfind("model name", 0) == 0) {
+      auto p = line.find(':');
+      if (p != std::string::npos) return line.substr(p + 2);
+    }
+  return "unknown CPU";
+}
+
+}  // namespace
+
+device_runtime& checked_runtime() {
+  static checked_device d;
+  return d;
+}
+
+device_runtime* active_runtime() {
+  switch (current_backend()) {
+    case backend::serial:
+    case backend::openmp: return nullptr;
+    case backend::checked: return &checked_runtime();
+    case backend::cuda:
+#if FERRY_ENABLE_CUDA
+      return &cuda_runtime();
+#else
+      break;
+#endif
+  }
+  throw backend_error("", "no runtime for the current backend");
+}
+}  // namespace detail
+
+const char* to_string(backend b) {
+  switch (b) {
+    case backend::serial: return "serial";
+    case backend::checked: return "checked";
+    case backend::openmp: return "openmp";
+    case backend::cuda: return "cuda";
+  }
+  return "?";
+}
+
+backend parse_backend(const std::string& name) {
+  for (backend b : {backend::serial, backend::checked, backend::openmp, backend::cuda})
+    if (name == to_string(b)) return b;
+  throw backend_error("", "unknown backend '" + name + "' (valid: serial, checked, openmp, cuda)");
+}
+
+bool backend_compiled(backend b) {
+  switch (b) {
+    case backend::serial:
+    case backend::checked:
+    case backend::openmp: return true;
+    case backend::cuda: return FERRY_ENABLE_CUDA != 0;
+  }
+  return false;
+}
+
+backend current_backend() {
+  std::lock_guard lock(detail::g_mutex);
+  if (!detail::g_backend) {
+    const char* env = std::getenv("FERRY_BACKEND");
+    backend b = (env && *env) ? parse_backend(env) : detail::default_backend();
+    detail::require_usable(b);
+    detail::g_backend = b;
+  }
+  return *detail::g_backend;
+}
+
+void set_backend(backend b) {
+  detail::require_usable(b);
+  std::lock_guard lock(detail::g_mutex);
+  detail::g_backend = b;
+}
+
+std::string backend_name() { return to_string(current_backend()); }
+
+std::string device_description() {
+  const backend b = current_backend();
+  if (b == backend::openmp)
+    return "host: " + detail::cpu_model() + ", " + std::to_string(omp_get_max_threads()) +
+           " OpenMP threads";
+  if (b == backend::serial) return "host: " + detail::cpu_model() + ", 1 thread";
+  return detail::active_runtime()->description() + "; host: " + detail::cpu_model();
+}
+
+}  // namespace ferry

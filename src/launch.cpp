@@ -1,0 +1,24 @@
+// ferry: out-of-line parts of the launch front end.
+#include <cstdlib>
+#include <new>
+
+#include "ferry/core/backend.hpp"
+#include "ferry/data/environment.hpp"
+#include "ferry/launch.hpp"
+
+namespace ferry {
+
+void synchronize() {
+  if (detail::device_runtime* rt = detail::active_runtime()) rt->synchronize("ferry::synchronize");
+}
+
+namespace detail {
+void* device_runtime::allocate_host(std::size_t bytes) {
+  void* p = std::malloc(bytes ? bytes : 1);
+  if (!p) throw std::bad_alloc();
+  return p;
+}
+void device_runtime::deallocate_host(void* p) noexcept { std::free(p); }
+}  // namespace detail
+
+}  // namespace ferry

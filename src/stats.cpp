@@ -1,0 +1,76 @@
+// ferry: statistics counters and the FERRY_INFO log.
+#include "ferry/core/stats.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+
+#include "ferry/data/environment.hpp"
+
+namespace ferry {
+namespace {
+std::mutex g_stats_mutex;
+statistics g_stats;
+}  // namespace
+
+statistics stats() {
+  std::lock_guard lock(g_stats_mutex);
+  return g_stats;
+}
+
+void reset_stats() {
+  std::lock_guard lock(g_stats_mutex);
+  g_stats = statistics{};
+}
+
+bool info_enabled() {
+  static const bool on = [] {
+    const char* v = std::getenv("FERRY_INFO");
+    return v && *v && *v != '0';
+  }();
+  return on;
+}
+
+namespace detail {
+
+void record_transfer(bool to_device, std::size_t bytes, double seconds, const char* kernel) {
+  {
+    std::lock_guard lock(g_stats_mutex);
+    transfer_stats& t = to_device ? g_stats.h2d : g_stats.d2h;
+    ++t.count;
+    t.bytes += bytes;
+    t.seconds += seconds;
+  }
+  if (info_enabled())
+    std::fprintf(stderr, "ferry: %-24s %s %12zu bytes %10.3f ms %8.2f GB/s\n", kernel,
+                 to_device ? "H2D" : "D2H", bytes, seconds * 1e3,
+                 seconds > 0 ? bytes / seconds * 1e-9 : 0.0);
+}
+
+void record_avoided(std::size_t bytes) {
+  std::lock_guard lock(g_stats_mutex);
+  ++g_stats.avoided_count;
+  g_stats.avoided_bytes += bytes;
+}
+
+void record_allocation(std::size_t bytes, const char* kernel) {
+  {
+    std::lock_guard lock(g_stats_mutex);
+    ++g_stats.allocations;
+    g_stats.allocated_bytes += bytes;
+  }
+  if (info_enabled()) std::fprintf(stderr, "ferry: %-24s alloc %12zu bytes\n", kernel, bytes);
+}
+
+void record_launch(const char* kernel, const char* backend, std::int64_t threads) {
+  {
+    std::lock_guard lock(g_stats_mutex);
+    ++g_stats.launches;
+  }
+  if (info_enabled())
+    std::fprintf(stderr, "ferry: %-24s launch on %s, %lld threads\n", kernel, backend,
+                 static_cast<long long>(threads));
+}
+
+}  // namespace detail
+}  // namespace ferry
