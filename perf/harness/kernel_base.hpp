@@ -122,8 +122,27 @@ class kernel_base {
   virtual void tear_down() = 0;
 
  protected:
+  /// Fills the byte counters of info_ from the raw per-rep counts of spec 1.3 (bytes, per rep):
+  /// BytesRead = raw_read + modify_written, BytesWritten = raw_written + modify_written,
+  /// BytesMoved = raw_read + raw_written + 2 modify_written + 2 atomic_modify_written.
+  void set_bytes_per_rep(double raw_read, double raw_written, double modify_written = 0,
+                         double atomic_modify_written = 0);
+
   kernel_info info_;
 };
+
+/// Base positions of the groups in the suite order (spec 1.2: Basic, Lcals, Polybench, Stream,
+/// Apps, Algorithm, Comm); a kernel's order is its group's base plus its index in the group's
+/// kernel enum, e.g. `FERRY_PERF_KERNEL(PRESSURE, group_order::apps + 4)`.
+namespace group_order {
+inline constexpr int basic = 0;
+inline constexpr int lcals = 100;
+inline constexpr int polybench = 200;
+inline constexpr int stream = 300;
+inline constexpr int apps = 400;
+inline constexpr int algorithm = 500;
+inline constexpr int comm = 600;
+}  // namespace group_order
 
 /// Registers a kernel factory with its position in the suite order (called by
 /// FERRY_PERF_KERNEL at static initialisation).

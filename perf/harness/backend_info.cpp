@@ -1,0 +1,20 @@
+// ferry-perf: names of the backend and device that ran, taken from the ferry library.
+#include <ferry/ferry.hpp>
+
+#include "harness/report_hooks.hpp"
+
+namespace ferry_perf {
+
+std::string ferry_backend_name() {
+  return ferry::backend_name();
+}
+
+std::string ferry_device_description() {
+  return ferry::device_description();
+}
+
+std::string backend_description() {
+  return ferry_backend_name() + " (" + ferry_device_description() + ")";
+}
+
+}  // namespace ferry_perf

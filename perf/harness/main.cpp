@@ -1,0 +1,423 @@
+// ferry-perf: command line, run loop, checksum comparison and reports.
+//
+// Flow (spec 1.4, simplified: one pass, no warmup): for each selected kernel, ref_seq runs first
+// (always, as the reference, even when not selected), then every selected variant the kernel
+// has, in variant order. Each execution resets the init counter, sets up fresh data, runs its
+// reps (timed by the variant itself), checksums the host data and tears down. A variant passes
+// iff |ref − x| / |ref| (|ref − x| when ref == 0) <= the kernel's tolerance (spec 1.7).
+//
+// Exit status: 0 all checksums passed; 1 a checksum failed or a variant threw; 2 bad usage.
+#include <omp.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <exception>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "harness/checksum.hpp"
+#include "harness/data_utils.hpp"
+#include "harness/kernel_base.hpp"
+#include "harness/report_hooks.hpp"
+#include "harness/results.hpp"
+
+namespace ferry_perf {
+namespace {
+
+constexpr int exit_usage = 2;
+constexpr int exit_failed = 1;
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// Splits every argument at commas and white space ("A,B", "A B" and separate args all work).
+std::vector<std::string> split_names(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  for (const auto& a : args) {
+    std::string cur;
+    for (char c : a) {
+      if (c == ',' || std::isspace(static_cast<unsigned char>(c))) {
+        if (!cur.empty()) out.push_back(cur);
+        cur.clear();
+      } else {
+        cur += c;
+      }
+    }
+    if (!cur.empty()) out.push_back(cur);
+  }
+  return out;
+}
+
+// "model name" of the first CPU in /proc/cpuinfo, or "unknown CPU".
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      auto pos = line.find(':');
+      if (pos != std::string::npos) {
+        auto s = line.substr(pos + 1);
+        s.erase(0, s.find_first_not_of(" \t"));
+        return s;
+      }
+    }
+  }
+  return "unknown CPU";
+}
+
+std::string now_iso8601() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&t, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S%z", &tm);
+  return buf;
+}
+
+struct options {
+  std::vector<std::string> kernels;
+  std::vector<std::string> variants;
+  double size = -1;
+  int reps = -1;
+  double repfact = 1.0;
+  int ltimes_num_d = 64;
+  int ltimes_num_g = 32;
+  int ltimes_num_m = 25;
+  std::string backend;
+  std::string csv;
+  std::string json;
+  bool list = false;
+};
+
+// Resolves --kernels against full names, short names and groups (case-insensitive). Returns
+// false (after printing the unknown names) if any name matches nothing.
+bool select_kernels(const std::vector<std::unique_ptr<kernel_base>>& all,
+                    const std::vector<std::string>& names, std::vector<bool>& selected) {
+  selected.assign(all.size(), names.empty());
+  bool ok = true;
+  for (const auto& name : names) {
+    const std::string n = lower(name);
+    bool matched = false;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      const auto& info = all[i]->info();
+      if (n == lower(info.name) || n == lower(info.short_name) || n == lower(info.group)) {
+        selected[i] = true;
+        matched = true;
+      }
+    }
+    if (!matched) {
+      std::cerr << "ferry-perf: unknown kernel or group '" << name
+                << "' (see --list for the kernels of this build)\n";
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+bool select_variants(const std::vector<std::string>& names, std::vector<bool>& selected) {
+  selected.assign(variant_count, names.empty());
+  bool ok = true;
+  for (const auto& name : names) {
+    bool matched = false;
+    for (int v = 0; v < variant_count; ++v) {
+      if (lower(name) == lower(variant_name(variant_id(v)))) {
+        selected[v] = true;
+        matched = true;
+      }
+    }
+    if (!matched) {
+      std::cerr << "ferry-perf: unknown variant '" << name << "'; known variants:";
+      for (int v = 0; v < variant_count; ++v) std::cerr << ' ' << variant_name(variant_id(v));
+      std::cerr << '\n';
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+void print_list(const std::vector<std::unique_ptr<kernel_base>>& all) {
+  std::cout << "Variants known to ferry-perf:";
+  for (int v = 0; v < variant_count; ++v) std::cout << ' ' << variant_name(variant_id(v));
+  std::cout << "\n\nKernels of this build (group, full name, default size, reps, variants "
+               "built):\n";
+  for (const auto& k : all) {
+    const auto& info = k->info();
+    std::cout << "  " << info.group << "  " << info.name << "  size " << info.default_size
+              << "  reps " << info.default_reps << "  :";
+    for (int v = 0; v < variant_count; ++v) {
+      if (k->has_variant(variant_id(v))) std::cout << ' ' << variant_name(variant_id(v));
+    }
+    std::cout << '\n';
+  }
+}
+
+int run_suite(const options& opt, const std::string& command_line) {
+  auto all = make_all_kernels();
+  std::vector<bool> kernel_sel;
+  std::vector<bool> variant_sel;
+  const bool kernels_ok = select_kernels(all, split_names(opt.kernels), kernel_sel);
+  const bool variants_ok = select_variants(split_names(opt.variants), variant_sel);
+  if (!kernels_ok || !variants_ok) return exit_usage;
+  if (opt.list) {
+    print_list(all);
+    return 0;
+  }
+
+  // The backend and device ferry launches use (the library applies FERRY_BACKEND). Asked once,
+  // before any timing, so a lazy device start-up is not inside a timed region.
+  run_metadata meta;
+  meta.date = now_iso8601();
+  meta.omp_threads = omp_get_max_threads();
+  meta.command_line = command_line;
+  try {
+    meta.backend = ferry_backend_name();
+    meta.device = ferry_device_description();
+  } catch (const std::exception& e) {
+    meta.backend = "unavailable";
+    meta.device = std::string("unavailable: ") + e.what();
+  }
+  const std::string cpu = cpu_model();
+
+  auto variant_backend = [&](variant_id v) -> std::string {
+    switch (v) {
+      case variant_id::ref_seq:
+        return "serial";
+      case variant_id::base_omp:
+        return "openmp";
+      case variant_id::base_cuda:
+        return "cuda";
+      default:
+        return meta.backend;
+    }
+  };
+  auto variant_device = [&](variant_id v) -> std::string {
+    switch (v) {
+      case variant_id::ref_seq:
+        return "host: 1 thread, " + cpu;
+      case variant_id::base_omp:
+        return "host: " + std::to_string(meta.omp_threads) + " OpenMP threads, " + cpu;
+      case variant_id::base_cuda:
+        return meta.backend == "cuda" ? meta.device : std::string("CUDA device");
+      default:
+        return meta.device;
+    }
+  };
+
+  run_params params;
+  params.size = opt.size >= 0 ? static_cast<Index_type>(opt.size) : -1;
+  params.reps = opt.reps;
+  params.ltimes_num_d = opt.ltimes_num_d;
+  params.ltimes_num_g = opt.ltimes_num_g;
+  params.ltimes_num_m = opt.ltimes_num_m;
+
+  // Plan: per selected kernel, ref_seq first, then the selected variants it has.
+  struct planned {
+    kernel_base* kernel;
+    std::vector<variant_id> variants;
+  };
+  std::vector<planned> plan;
+  int total = 0;
+  bool any_selected_variant_built[variant_count] = {};
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (!kernel_sel[i]) continue;
+    planned p{all[i].get(), {}};
+    if (p.kernel->has_variant(variant_id::ref_seq)) p.variants.push_back(variant_id::ref_seq);
+    for (int v = 1; v < variant_count; ++v) {
+      if (variant_sel[v] && p.kernel->has_variant(variant_id(v))) {
+        p.variants.push_back(variant_id(v));
+        any_selected_variant_built[v] = true;
+      }
+    }
+    total += static_cast<int>(p.variants.size());
+    plan.push_back(std::move(p));
+  }
+  if (!opt.variants.empty()) {
+    for (int v = 1; v < variant_count; ++v) {
+      if (variant_sel[v] && !any_selected_variant_built[v]) {
+        std::cerr << "ferry-perf: note: no selected kernel has variant "
+                  << variant_name(variant_id(v)) << " in this build; skipped\n";
+      }
+    }
+  }
+
+  std::vector<run_result> results;
+  int done = 0;
+  for (auto& p : plan) {
+    kernel_base& k = *p.kernel;
+    bool have_ref = false;
+    Checksum_type ref = 0;
+    for (variant_id v : p.variants) {
+      const int default_reps = k.info().default_reps;
+      int reps = opt.reps > 0 ? opt.reps : static_cast<int>(std::floor(default_reps * opt.repfact));
+      reps = std::max(reps, 1);
+
+      run_result r;
+      r.variant = v;
+      r.reported = v != variant_id::ref_seq || variant_sel[0];
+      r.backend = variant_backend(v);
+      r.device = variant_device(v);
+      r.reps = reps;
+
+      reset_init_counter();
+      k.set_up(params);
+      const kernel_info& info = k.info();
+      r.kernel = info.name;
+      r.problem_size = info.actual_size;
+      r.bytes_moved_per_rep = info.bytes_moved_per_rep;
+      r.flops_per_rep = info.flops_per_rep;
+      r.tolerance = info.tolerance;
+
+      std::fprintf(stderr, "[%*d/%d] %s %s ... ", static_cast<int>(std::to_string(total).size()),
+                   ++done, total, info.name.c_str(), variant_name(v));
+      std::fflush(stderr);
+
+      for (const auto& o : run_observers()) {
+        if (o.before) o.before(info, v);
+      }
+      rep_timer t;
+      bool threw = false;
+      try {
+        k.run(v, reps, t);
+      } catch (const std::exception& e) {
+        threw = true;
+        r.error_message = e.what();
+      }
+      for (const auto& o : run_observers()) {
+        if (o.after) o.after(info, v, r.extra);
+      }
+      r.time_total_s = t.seconds();
+      r.time_per_rep_s = t.seconds() / reps;
+      if (!threw) r.checksum = k.checksum();
+      k.tear_down();
+
+      if (threw) {
+        r.status = "ERROR";
+      } else if (v == variant_id::ref_seq) {
+        have_ref = true;
+        ref = r.checksum;
+        r.ref_checksum = ref;
+        r.status = "PASSED";
+      } else if (!have_ref) {
+        r.status = "FAILED";
+        r.error_message = "no reference checksum (ref_seq missing or failed)";
+      } else {
+        r.ref_checksum = ref;
+        const Checksum_type diff = std::fabs(ref - r.checksum);
+        r.rel_diff = ref == 0 ? diff : diff / std::fabs(ref);
+        // A NaN rel fails, as it should.
+        r.status = r.rel_diff <= static_cast<Checksum_type>(info.tolerance) ? "PASSED" : "FAILED";
+      }
+      if (r.status == "ERROR") {
+        std::fprintf(stderr, "ERROR: %s\n", r.error_message.c_str());
+      } else {
+        std::fprintf(stderr, "%.4f s  %s%s\n", r.time_total_s, r.status.c_str(),
+                     v == variant_id::ref_seq ? " (reference)" : "");
+      }
+      results.push_back(std::move(r));
+    }
+  }
+
+  print_table(std::cout, meta, results);
+
+  int exit_code = 0;
+  for (const auto& r : results) {
+    if (r.passed()) continue;
+    exit_code = exit_failed;
+    std::cout << (r.status == "ERROR" ? "ERROR: " : "FAILED: ") << r.kernel << ' '
+              << variant_name(r.variant);
+    if (r.status == "ERROR") {
+      std::cout << ": " << r.error_message << '\n';
+    } else {
+      std::cout << ": checksum " << format_checksum(r.checksum) << ", reference "
+                << format_checksum(r.ref_checksum) << ", rel diff "
+                << static_cast<double>(r.rel_diff) << " > tolerance " << r.tolerance;
+      if (!r.error_message.empty()) std::cout << " (" << r.error_message << ')';
+      std::cout << '\n';
+    }
+  }
+
+  try {
+    if (!opt.csv.empty()) write_csv(opt.csv, results);
+    if (!opt.json.empty()) write_json(opt.json, meta, results);
+  } catch (const std::exception& e) {
+    std::cerr << "ferry-perf: " << e.what() << '\n';
+    return exit_failed;
+  }
+  return exit_code;
+}
+
+}  // namespace
+}  // namespace ferry_perf
+
+int main(int argc, char** argv) {
+  using namespace ferry_perf;
+  options opt;
+  CLI::App app{
+      "ferry-perf: RAJAPerf-style kernels in reference, baseline and ferry variants, with "
+      "checksums checked against the sequential reference."};
+  app.add_option("-k,--kernels", opt.kernels,
+                 "Kernels to run: short names (PRESSURE), full names (Apps_PRESSURE) or groups "
+                 "(Apps), comma or space separated. Default: all.");
+  app.add_option("-v,--variants", opt.variants,
+                 "Variants to report: ref_seq base_omp base_cuda ferry_A ferry_B ferry_C, comma "
+                 "or space separated. Default: all built. ref_seq always runs as the reference.");
+  app.add_option("--size", opt.size,
+                 "Target problem size for every kernel (read as a double, truncated); each "
+                 "kernel maps it to its loop bounds. Default: each kernel's default.")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--reps", opt.reps, "Reps for every kernel (overrides --repfact).")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--repfact", opt.repfact,
+                 "Reps = floor(default reps x repfact), at least 1. Default 1.")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--ltimes-num-d", opt.ltimes_num_d,
+                 "LTIMES num_d (default 64, the Rust-offload setting; upstream RAJAPerf uses 6).")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--ltimes-num-g", opt.ltimes_num_g, "LTIMES num_g (default 32).")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--ltimes-num-m", opt.ltimes_num_m, "LTIMES num_m (default 25).")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--backend", opt.backend,
+                 "ferry backend for the ferry variants (sets FERRY_BACKEND): serial, checked, "
+                 "openmp or cuda. Default: the library's choice.")
+      ->check(CLI::IsMember({"serial", "checked", "openmp", "cuda"}));
+  app.add_option("--csv", opt.csv, "Write one row per (kernel, variant) to this CSV file.");
+  app.add_option("--json", opt.json, "Write the results and run metadata to this JSON file.");
+  app.add_flag("--list", opt.list, "List the kernels and variants of this build, then exit.");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {
+      return app.exit(e);  // --help
+    }
+    std::cerr << "ferry-perf: " << e.what() << "\n\n" << app.help();
+    return 2;
+  }
+
+  // Before anything queries the library: the backend choice is read from the environment.
+  if (!opt.backend.empty()) setenv("FERRY_BACKEND", opt.backend.c_str(), 1);
+
+  std::string command_line;
+  for (int i = 0; i < argc; ++i) {
+    if (i > 0) command_line += ' ';
+    command_line += argv[i];
+  }
+  try {
+    return run_suite(opt, command_line);
+  } catch (const std::exception& e) {
+    std::cerr << "ferry-perf: error: " << e.what() << '\n';
+    return 1;
+  }
+}

@@ -1,0 +1,73 @@
+// ferry-perf: per-run results and the reports built from them (table, CSV, JSON).
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "harness/kernel_base.hpp"
+#include "harness/report_hooks.hpp"
+
+namespace ferry_perf {
+
+/// Outcome of one (kernel, variant) execution.
+struct run_result {
+  std::string kernel;    ///< full kernel name, e.g. "Apps_PRESSURE"
+  variant_id variant{};  ///< which variant ran
+  bool reported = true;  ///< false for a ref_seq run that was not selected (reference only)
+  std::string backend;   ///< what executed it: "serial", "openmp", "cuda" or ferry's backend
+  std::string device;    ///< the device or host it ran on
+  Index_type problem_size = 0;
+  int reps = 0;
+  double time_total_s = 0;    ///< seconds of the whole timed rep loop (spec 1.4 item 3)
+  double time_per_rep_s = 0;  ///< time_total_s / reps
+  double bytes_moved_per_rep = 0;
+  double flops_per_rep = 0;
+  Checksum_type checksum = 0;      ///< spec 1.6 checksum of this run
+  Checksum_type ref_checksum = 0;  ///< checksum of the ref_seq run of the same kernel
+  Checksum_type rel_diff = 0;      ///< |ref − x| / |ref| (|ref − x| if ref == 0), spec 1.7
+  double tolerance = 0;            ///< the kernel's relative tolerance
+  std::string status;              ///< "PASSED", "FAILED" or "ERROR" (the variant threw)
+  std::string error_message;       ///< what() of the exception when status is "ERROR"
+  extra_fields extra;              ///< extra columns appended by run observers
+
+  /// Bandwidth in GiB/s: bytes_moved_per_rep / time_per_rep_s / 2^30 (spec 1.4 item 4);
+  /// 0 when the time is 0.
+  double bandwidth_gibs() const;
+  /// GFLOP/s: flops_per_rep / time_per_rep_s / 1e9; 0 when the time is 0.
+  double gflops() const;
+  /// Whether the run passed its checksum comparison.
+  bool passed() const { return status == "PASSED"; }
+};
+
+/// Facts about the whole run, written at the top of reports.
+struct run_metadata {
+  std::string date;          ///< local date and time, ISO 8601
+  std::string backend;       ///< ferry's backend name
+  std::string device;        ///< ferry's device description
+  int omp_threads = 0;       ///< omp_get_max_threads()
+  std::string command_line;  ///< argv joined with spaces
+};
+
+/// Formats a checksum with 20 significant digits (as RAJAPerf's checksum report).
+std::string format_checksum(Checksum_type v);
+
+/// Prints the summary table: one row per kernel, time per rep (ms) per reported variant, a
+/// ratio column (variant time / baseline time) for every non-baseline variant, where the
+/// baseline is base_cuda when it ran for that kernel and base_omp otherwise, and the status.
+/// Then the geometric mean of ferry_B / baseline over the kernels that have both.
+void print_table(std::ostream& os, const run_metadata& meta, const std::vector<run_result>& rs);
+
+/// Writes one CSV row per reported run: kernel, variant, backend, device, problem_size, reps,
+/// time_total_s, time_per_rep_s, bandwidth_GiBs, gflops, checksum, ref_checksum, rel_diff,
+/// status, then the union of all extra keys (in first-seen order; empty where absent).
+/// Throws std::runtime_error if the file cannot be written.
+void write_csv(const std::string& path, const std::vector<run_result>& rs);
+
+/// Writes {"metadata": {...}, "results": [{...}, ...]} with the CSV's fields (plus
+/// bytes_moved_per_rep, flops_per_rep, tolerance and error) and each run's extra fields.
+/// Throws std::runtime_error if the file cannot be written.
+void write_json(const std::string& path, const run_metadata& meta,
+                const std::vector<run_result>& rs);
+
+}  // namespace ferry_perf
