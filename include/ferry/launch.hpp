@@ -210,8 +210,8 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
         break;
       case backend::cuda:
 #if FERRY_ENABLE_CUDA && defined(__CUDACC__)
-        detail::cuda::execute(name, cfg.block, space, kernel, bound, states,
-                              std::tuple<const std::remove_cvref_t<A>&...>(args...));
+        detail::cuda::execute<std::tuple<detail::fold_op_t<A>...>>(name, cfg.block, space, kernel,
+                                                                   bound, states);
         break;
 #else
         throw backend_error(name, "this translation unit was not compiled as CUDA, so its kernels "

@@ -106,6 +106,35 @@ class device_buffer {
   detail::device_runtime* rt_ = nullptr;
 };
 
+}  // namespace ferry::unsafe
+
+#if FERRY_ENABLE_CUDA && defined(__CUDACC__)
+#include "ferry/backend/cuda/launch.cuh"
+namespace ferry::detail::cuda {
+/// Raw kernel of ferry::unsafe::launch.
+template <class K, class... A>
+__global__ void kernel_unsafe(K k, A... args) {
+  ferry::unsafe::thread_index t;
+  t.thread = {threadIdx.x, threadIdx.y, threadIdx.z};
+  t.block = {blockIdx.x, blockIdx.y, blockIdx.z};
+  t.block_dim = {blockDim.x, blockDim.y, blockDim.z};
+  t.grid_dim = {gridDim.x, gridDim.y, gridDim.z};
+  k(t, args...);
+}
+
+/// Runs a raw launch (ferry::unsafe::launch) on the ferry stream.
+template <class K, class... A>
+void execute_unsafe(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, const K& k,
+                    const A&... args) {
+  nvtx_range range("ferry::unsafe::launch");
+  kernel_unsafe<K, A...><<<dim3(gx, gy, gz), dim3(bx, by, bz), 0, stream()>>>(k, args...);
+  after_launch("ferry::unsafe::launch");
+}
+
+}  // namespace ferry::detail::cuda
+#endif
+
+namespace ferry::unsafe {
 namespace detail {
 template <class K, class... A>
 void execute_host(dim3 grid, dim3 block, const K& kernel, const A&... args, bool parallel) {

@@ -251,5 +251,22 @@ struct arg_map<A, Space, arg_kind::atomic> {
   static const char* describe() { return "atomic_add"; }
 };
 
+/// Fold operation of an argument's per-thread state: the reduction's op, or keep_first (the
+/// state is a dummy) for every other kind.
+struct keep_first {
+  template <class T>
+  FERRY_HOST_DEVICE constexpr T operator()(const T& a, const T&) const { return a; }
+};
+template <class A, arg_kind K = classify<A>()>
+struct fold_op {
+  using type = keep_first;
+};
+template <class A>
+struct fold_op<A, arg_kind::reduction> {
+  using type = typename std::remove_cvref_t<A>::op_type;
+};
+template <class A>
+using fold_op_t = typename fold_op<A>::type;
+
 }  // namespace detail
 }  // namespace ferry

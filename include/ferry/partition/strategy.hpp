@@ -29,6 +29,14 @@ namespace ferry {
 /// write-only strategies, which skip the host->device copy), buffer() -> std::span<value_type>,
 /// check_launch(Space) -> std::string, bind(value_type*, Space) -> accessor callable with
 /// Space::index_type, for_each_owned(Space::index_type, Space, f) calling f(index offset).
+namespace detail {
+/// Callback type used to state the for_each_owned requirement (nvcc rejects lambdas inside
+/// requires-expressions).
+struct offset_sink {
+  void operator()(index) const {}
+};
+}  // namespace detail
+
 template <class S, class Space>
 concept partition_strategy_for =
     index_space<Space> && requires(const S s, typename S::value_type* p,
@@ -38,7 +46,7 @@ concept partition_strategy_for =
       { s.buffer() } -> std::same_as<std::span<typename S::value_type>>;
       { s.check_launch(space) } -> std::same_as<std::string>;
       { s.bind(p, space)(idx) };
-      s.for_each_owned(idx, space, [](index) {});
+      s.for_each_owned(idx, space, detail::offset_sink{});
     };
 
 /// Marks strategy types (specialised true by each built-in and by user strategies that derive

@@ -1,0 +1,176 @@
+// ferry: the CUDA backend's runtime: device selection, the stream, the stream-ordered memory
+// pool, transfers through the pinned staging engine, and error reporting.
+#include <cuda_runtime.h>
+#include <nvtx3/nvToolsExt.h>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "ferry/backend/cuda/transfer.hpp"
+#include "ferry/core/error.hpp"
+#include "ferry/data/environment.hpp"
+
+namespace ferry::detail {
+namespace {
+
+std::string cuda_message(const char* call, cudaError_t e) {
+  return std::string(call) + " failed: " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
+}
+
+class cuda_device final : public device_runtime {
+ public:
+  cuda_device() {
+    int count = 0;
+    const cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+      cudaGetLastError();
+      throw backend_error("", std::string("this build's backend is cuda but no CUDA device is usable (") +
+                                  (e != cudaSuccess ? cuda_message("cudaGetDeviceCount", e) : "no device found") +
+                                  "). Set FERRY_BACKEND=openmp (or serial) to run on the host");
+    }
+    check(cudaGetDevice(&device_), "cudaGetDevice");
+    check(cudaGetDeviceProperties(&props_, device_), "cudaGetDeviceProperties");
+    check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+    // Keep freed blocks cached in the pool instead of returning them to the driver at every
+    // synchronisation: steady-state launches then allocate nothing from the driver.
+    check(cudaDeviceGetDefaultMemPool(&pool_, device_), "cudaDeviceGetDefaultMemPool");
+    std::uint64_t threshold = UINT64_MAX;
+    check(cudaMemPoolSetAttribute(pool_, cudaMemPoolAttrReleaseThreshold, &threshold),
+          "cudaMemPoolSetAttribute");
+    engine_ = std::make_unique<cuda_detail::transfer_engine>(cuda_detail::transfer_config::defaults(), device_);
+  }
+
+  const char* name() const override { return "cuda"; }
+  std::string description() const override {
+    int driver = 0, runtime = 0;
+    cudaDriverGetVersion(&driver);
+    cudaRuntimeGetVersion(&runtime);
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "%s (sm_%d%d, %d SMs, %.1f GiB), CUDA driver %d.%d, runtime %d.%d",
+                  props_.name, props_.major, props_.minor, props_.multiProcessorCount,
+                  props_.totalGlobalMem / 1073741824.0, driver / 1000, (driver % 1000) / 10, runtime / 1000,
+                  (runtime % 1000) / 10);
+    return buf;
+  }
+  void* allocate(std::size_t bytes) override {
+    void* p = nullptr;
+    const cudaError_t e = cudaMallocAsync(&p, bytes ? bytes : 1, stream_);
+    if (e == cudaErrorMemoryAllocation) {
+      cudaGetLastError();  // not sticky: clear it so later launches work
+      throw out_of_memory(current_kernel_, "cannot allocate " + std::to_string(bytes) +
+                                               " bytes of device memory (" + props_.name + ")");
+    }
+    check(e, "cudaMallocAsync");
+    return p;
+  }
+  void deallocate(void* p, std::size_t) noexcept override {
+    if (p) cudaFreeAsync(p, stream_);
+  }
+  void copy_to_device(void* dev, const void* host, std::size_t n) override {
+    nvtxRangePushA("ferry H2D");
+    try {
+      engine_->h2d(dev, host, n, stream_);
+    } catch (...) {
+      nvtxRangePop();
+      throw;
+    }
+    nvtxRangePop();
+  }
+  void copy_to_host(void* host, const void* dev, std::size_t n) override {
+    nvtxRangePushA("ferry D2H");
+    try {
+      engine_->d2h(host, dev, n, stream_);
+    } catch (const device_error& e) {
+      nvtxRangePop();
+      // A fault in an earlier kernel surfaces at the first copy that waits for it.
+      throw device_error(last_kernel_, std::string(e.detail()) + " (after kernel '" + last_kernel_ + "')");
+    }
+    nvtxRangePop();
+  }
+  void fill(void* dev, int byte, std::size_t n) override { check(cudaMemsetAsync(dev, byte, n, stream_), "cudaMemsetAsync"); }
+  void synchronize(const char* kernel) override {
+    const cudaError_t e = cudaStreamSynchronize(stream_);
+    if (e != cudaSuccess)
+      throw device_error(last_kernel_.empty() ? kernel : last_kernel_,
+                         cuda_message("cudaStreamSynchronize", e) + " while waiting for kernel '" + last_kernel_ + "'");
+  }
+  void* allocate_host(std::size_t bytes) override {
+    void* p = nullptr;
+    const cudaError_t e = cudaMallocHost(&p, bytes ? bytes : 1);
+    if (e != cudaSuccess) {
+      cudaGetLastError();
+      throw out_of_memory("", "cannot allocate " + std::to_string(bytes) + " bytes of page-locked host memory");
+    }
+    return p;
+  }
+  void deallocate_host(void* p) noexcept override { cudaFreeHost(p); }
+
+  cudaStream_t stream() const { return stream_; }
+  int multiprocessors() const { return props_.multiProcessorCount; }
+  void note_kernel(const char* k) { last_kernel_ = k; }
+  const std::string& last_kernel() const { return last_kernel_; }
+
+  void check(cudaError_t e, const char* call) const {
+    if (e == cudaSuccess) return;
+    cudaGetLastError();
+    if (e == cudaErrorMemoryAllocation) throw out_of_memory(last_kernel_, cuda_message(call, e));
+    throw device_error(last_kernel_, cuda_message(call, e));
+  }
+
+ private:
+  int device_ = 0;
+  cudaDeviceProp props_{};
+  cudaStream_t stream_ = nullptr;
+  cudaMemPool_t pool_ = nullptr;
+  std::unique_ptr<cuda_detail::transfer_engine> engine_;
+  std::string last_kernel_;
+  std::string current_kernel_;
+};
+
+cuda_device& the_device() {
+  static cuda_device d;  // throws backend_error (and retries next time) without a GPU
+  return d;
+}
+
+}  // namespace
+
+device_runtime& cuda_runtime() { return the_device(); }
+
+namespace cuda {
+
+cudaStream_t stream() { return the_device().stream(); }
+int multiprocessors() { return the_device().multiprocessors(); }
+
+void after_launch(const char* kernel) {
+  cuda_device& d = the_device();
+  d.note_kernel(kernel);
+  const cudaError_t e = cudaGetLastError();
+  if (e == cudaSuccess) return;
+  if (e == cudaErrorInvalidConfiguration || e == cudaErrorInvalidValue || e == cudaErrorLaunchOutOfResources)
+    throw launch_error(kernel, cuda_message("kernel launch", e));
+  throw device_error(kernel, cuda_message("kernel launch", e));
+}
+
+void copy_partials(void* host, const void* dev, std::size_t n, const char* kernel) {
+  cuda_device& d = the_device();
+  cudaError_t e = cudaMemcpyAsync(host, dev, n, cudaMemcpyDeviceToHost, d.stream());
+  if (e == cudaSuccess) e = cudaStreamSynchronize(d.stream());
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    throw device_error(kernel, cuda_message("reduction read-back", e));
+  }
+}
+
+void* alloc_scratch(std::size_t n, const char* kernel) {
+  (void)kernel;
+  void* p = the_device().allocate(n);
+  record_allocation(n, kernel);
+  return p;
+}
+
+void free_scratch(void* p) noexcept { the_device().deallocate(p, 0); }
+
+}  // namespace cuda
+}  // namespace ferry::detail
