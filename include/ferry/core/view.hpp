@@ -19,6 +19,14 @@
 namespace ferry {
 
 namespace detail {
+/// Types __ldg can load (CUDA's read-only data cache path).
+template <class T>
+inline constexpr bool read_only_cacheable =
+    std::is_same_v<T, double> || std::is_same_v<T, float> || std::is_same_v<T, int> ||
+    std::is_same_v<T, unsigned> || std::is_same_v<T, long long> ||
+    std::is_same_v<T, unsigned long long> || std::is_same_v<T, long> ||
+    std::is_same_v<T, unsigned long> || std::is_same_v<T, short> || std::is_same_v<T, char>;
+
 /// Reports an out-of-bounds access: throws on the host, traps on the device.
 [[noreturn]] FERRY_HOST_DEVICE inline void bounds_failure(index i, index n) {
 #if FERRY_DEVICE_PASS
@@ -52,11 +60,21 @@ class view {
   FERRY_HOST_DEVICE constexpr view(const view<U>& v) : p_(v.data()), n_(v.size()) {}
 
   /// Element i; bounds-checked when FERRY_CHECKED.
-  FERRY_HOST_DEVICE FERRY_INLINE T& operator[](index i) const {
+  ///
+  /// In device code a read-only view of a scalar type loads through the read-only data cache
+  /// (__ldg) and returns the value. That is sound only because ferry::launch proves, by its
+  /// aliasing check, that no writable argument of the same launch overlaps a read-only one
+  /// (which a hand-written kernel cannot assume without __restrict__ promises).
+  FERRY_HOST_DEVICE FERRY_INLINE decltype(auto) operator[](index i) const {
 #if FERRY_CHECKED
     if (i < 0 || i >= n_) detail::bounds_failure(i, n_);
 #endif
-    return p_[i];
+#if FERRY_DEVICE_PASS
+    if constexpr (std::is_const_v<T> && detail::read_only_cacheable<std::remove_const_t<T>>)
+      return __ldg(p_ + i);
+    else
+#endif
+      return (p_[i]);
   }
   /// Number of elements.
   FERRY_HOST_DEVICE constexpr index size() const { return n_; }
