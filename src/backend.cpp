@@ -43,7 +43,8 @@ class checked_device final : public device_runtime {
 };
 
 std::mutex g_mutex;
-std::optional<backend> g_backend;
+// Read on every launch: an atomic so the common path takes no lock (-1: not chosen yet).
+std::atomic<int> g_backend{-1};
 
 backend default_backend() {
 #if FERRY_ENABLE_CUDA
@@ -126,20 +127,22 @@ bool backend_compiled(backend b) {
 }
 
 backend current_backend() {
+  const int cached = detail::g_backend.load(std::memory_order_acquire);
+  if (cached >= 0) return static_cast<backend>(cached);
   std::lock_guard lock(detail::g_mutex);
-  if (!detail::g_backend) {
+  if (detail::g_backend.load(std::memory_order_relaxed) < 0) {
     const char* env = std::getenv("FERRY_BACKEND");
     backend b = (env && *env) ? parse_backend(env) : detail::default_backend();
     detail::require_usable(b);
-    detail::g_backend = b;
+    detail::g_backend.store(static_cast<int>(b), std::memory_order_release);
   }
-  return *detail::g_backend;
+  return static_cast<backend>(detail::g_backend.load(std::memory_order_relaxed));
 }
 
 void set_backend(backend b) {
   detail::require_usable(b);
   std::lock_guard lock(detail::g_mutex);
-  detail::g_backend = b;
+  detail::g_backend.store(static_cast<int>(b), std::memory_order_release);
 }
 
 std::string backend_name() { return to_string(current_backend()); }

@@ -2,6 +2,7 @@
 #include "ferry/data/environment.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -53,6 +54,7 @@ const char* kind_text(entry_kind k) {
 struct table {
   std::mutex m;
   std::map<const std::byte*, std::unique_ptr<env_entry>> map;
+  std::atomic<std::size_t> count{0};  // map.size(), readable without the lock
 
   /// The entry containing [p, p+n), nullptr if none; throws if [p, p+n) straddles an entry.
   env_entry* find(const std::byte* p, std::size_t n, const char* kernel) {
@@ -165,6 +167,7 @@ env_entry* make_resident(device_runtime& rt, const void* host, std::size_t bytes
   std::lock_guard lock(t.m);
   env_entry* raw = e.get();
   t.map.emplace(p, std::move(e));
+  t.count.store(t.map.size(), std::memory_order_release);
   return raw;
 }
 
@@ -191,6 +194,7 @@ void release_resident(env_entry* e, const char* who) {
     auto it = t.map.find(e->host);
     owned = std::move(it->second);
     t.map.erase(it);
+    t.count.store(t.map.size(), std::memory_order_release);
   }
   struct freer {
     env_entry* e;
@@ -218,15 +222,20 @@ launch_mapping::launch_mapping(device_runtime* rt, const char* kernel,
                                    std::to_string(regions.size()) + ", at most " +
                                    std::to_string(std::size(slots_)) + ")");
   auto& t = the_table();
+  // Look every region up under one lock, and not at all when nothing is resident (the common
+  // case of interface A): this runs on every launch.
+  env_entry* found[std::size(slots_)] = {};
+  if (t.count.load(std::memory_order_acquire) != 0) {
+    std::lock_guard lock(t.m);
+    for (std::size_t i = 0; i < regions.size(); ++i)
+      found[i] = t.find(static_cast<const std::byte*>(regions[i].r.host), regions[i].r.bytes, kernel);
+  }
   for (const arg_region& ar : regions) {
-    slot& s = slots_[n_++];
+    slot& s = slots_[n_];
+    env_entry* e = found[n_];
+    ++n_;
     s.ar = &ar;
     const auto* host = static_cast<const std::byte*>(ar.r.host);
-    env_entry* e = nullptr;
-    {
-      std::lock_guard lock(t.m);
-      e = t.find(host, ar.r.bytes, kernel);
-    }
     if (rt == nullptr) {
       // Host-memory backend: the kernel works on host memory. Resident data that a device
       // holds newer must come back first.

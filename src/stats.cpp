@@ -1,6 +1,7 @@
 // ferry: statistics counters and the FERRY_INFO log.
 #include "ferry/core/stats.hpp"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -11,16 +12,20 @@ namespace ferry {
 namespace {
 std::mutex g_stats_mutex;
 statistics g_stats;
+std::atomic<std::uint64_t> g_launches{0};
 }  // namespace
 
 statistics stats() {
   std::lock_guard lock(g_stats_mutex);
-  return g_stats;
+  statistics s = g_stats;
+  s.launches = g_launches.load(std::memory_order_relaxed);
+  return s;
 }
 
 void reset_stats() {
   std::lock_guard lock(g_stats_mutex);
   g_stats = statistics{};
+  g_launches.store(0, std::memory_order_relaxed);
 }
 
 bool info_enabled() {
@@ -63,10 +68,7 @@ void record_allocation(std::size_t bytes, const char* kernel) {
 }
 
 void record_launch(const char* kernel, const char* backend, std::int64_t threads) {
-  {
-    std::lock_guard lock(g_stats_mutex);
-    ++g_stats.launches;
-  }
+  g_launches.fetch_add(1, std::memory_order_relaxed);  // every launch: no lock
   if (info_enabled())
     std::fprintf(stderr, "ferry: %-24s launch on %s, %lld threads\n", kernel, backend,
                  static_cast<long long>(threads));

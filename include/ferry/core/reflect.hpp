@@ -10,7 +10,7 @@
 //     initialiser convertible to anything would be brace-elided into C-array members and count
 //     each array element, so the exact counts use braced initialisers, which are never elided:
 //     `T{{}, {}, ...}` (every element value-initialisable) or `T{{p}, {p}, ...}` with `p`
-//     convertible to any lvalue (classes without a default constructor).
+//     convertible to anything (for members without a default constructor).
 //  2. Reject what a structured binding cannot decompose (base classes, anonymous unions,
 //     tuple-like aggregates) with probes that convert only to a base class of T or to a union.
 //  3. Bind `auto& [f0, ..., fN-1] = t;` inside a function template that is only named in
@@ -45,7 +45,9 @@ struct trust_as_kernel_value : std::false_type {};
 namespace detail {
 
 /// Largest number of elements (direct bases plus direct members) of an aggregate that ferry can
-/// inspect. Larger aggregates are rejected with kernel_value_verdict::too_many_fields.
+/// inspect. Larger aggregates are rejected with kernel_value_verdict::too_many_fields. The
+/// tables below (init_with_braces, init_with_braces_then, field_types_by_binding) are written out
+/// up to this size: raise them together.
 inline constexpr std::size_t max_fields = 32;
 
 /// field_count's answer when the elements cannot be counted (more than max_fields, or no probe
@@ -69,20 +71,24 @@ struct any_field {
   operator U&&() const noexcept;
 };
 
-/// Converts to any lvalue only: `{any_field_lref{}}` initialises a class without a default
-/// constructor through its copy constructor, where any_field would make copy and move
-/// constructor ambiguous.
-struct any_field_lref {
+/// Converts to an lvalue of any class type and to a prvalue of any other type:
+/// `{any_field_braced{}}` initialises a class without a default constructor through its copy
+/// constructor (any_field would make copy and move constructor ambiguous), and never binds a
+/// non-const lvalue reference to a scalar (g++ would accept that with an lvalue conversion, and
+/// clang would not, which would make the verdict compiler-dependent).
+struct any_field_braced {
   template <class U>
-  operator U&() const noexcept;
+  requires(std::is_class_v<U> || std::is_union_v<U>) operator U&() const noexcept;
+  template <class U>
+  requires(!std::is_class_v<U> && !std::is_union_v<U>) operator U() const noexcept;
 };
 
-/// Converts only to union types (by value, so an anonymous union's inaccessible copy
-/// constructor is not needed): accepted exactly where an element is, or starts with, a union.
+/// Converts only to union types that are not trusted (by value, so an anonymous union's
+/// inaccessible copy constructor is not needed): accepted exactly where an element is, or starts
+/// with, such a union.
 struct any_union {
   template <class U>
-  requires std::is_union_v<U>
-  operator U() const noexcept;
+  requires(std::is_union_v<U> && !trust_as_kernel_value<U>::value) operator U() const noexcept;
 };
 
 /// Converts only to proper base classes of T: accepted as the first initialiser of T exactly
@@ -93,110 +99,114 @@ struct any_base_of {
   requires(std::is_base_of_v<U, T> && !std::is_same_v<U, T>) operator U&() const noexcept;
 };
 
+// One probe type per index, for pack expansions over an index sequence. Classes rather than
+// alias templates: nvcc's host-code generator substitutes an alias that ignores its parameter
+// and then rejects the pack expansion ("contains no parameter packs").
 template <std::size_t>
-using any_field_at = any_field;
+struct any_field_at : any_field {};
 template <std::size_t>
-using any_field_lref_at = any_field_lref;
+struct any_field_braced_at : any_field_braced {};
 
 // --- counting -------------------------------------------------------------------------------
 
-/// T{{}, ..., {}} with N empty braces is well-formed. Written out per N: an empty braced list
-/// cannot be the pattern of a pack expansion.
-template <class T, std::size_t N>
+/// T{{x}..., {}, ..., {}}: one braced probe per type in Xs, then N empty braces. Written out
+/// per N: an empty braced list cannot be the pattern of a pack expansion.
+template <class T, std::size_t N, class... Xs>
 constexpr bool init_with_braces() {
   // clang-format off
-  if constexpr (N == 0) return requires { T{}; };
-  else if constexpr (N == 1) return requires { T{{}}; };
-  else if constexpr (N == 2) return requires { T{{}, {}}; };
-  else if constexpr (N == 3) return requires { T{{}, {}, {}}; };
-  else if constexpr (N == 4) return requires { T{{}, {}, {}, {}}; };
-  else if constexpr (N == 5) return requires { T{{}, {}, {}, {}, {}}; };
-  else if constexpr (N == 6) return requires { T{{}, {}, {}, {}, {}, {}}; };
-  else if constexpr (N == 7) return requires { T{{}, {}, {}, {}, {}, {}, {}}; };
-  else if constexpr (N == 8) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}}; };
-  else if constexpr (N == 9) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}}; };
-  else if constexpr (N == 10) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
-  else if constexpr (N == 11) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
-  else if constexpr (N == 12) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
-  else if constexpr (N == 13) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
-  else if constexpr (N == 14) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
-  else if constexpr (N == 15) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
-  else if constexpr (N == 16) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
-  else if constexpr (N == 17) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
-  else if constexpr (N == 18) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
-  else if constexpr (N == 19) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
-  else if constexpr (N == 20) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
-  else if constexpr (N == 21) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
-  else if constexpr (N == 22) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
-  else if constexpr (N == 23) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
-  else if constexpr (N == 24) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
-  else if constexpr (N == 25) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
-  else if constexpr (N == 26) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
-  else if constexpr (N == 27) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
-  else if constexpr (N == 28) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
-  else if constexpr (N == 29) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
-  else if constexpr (N == 30) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
-  else if constexpr (N == 31) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
-  else if constexpr (N == 32) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
-  else if constexpr (N == 33) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
+  if constexpr (N == 0) return requires { T{{Xs{}}...}; };
+  else if constexpr (N == 1) return requires { T{{Xs{}}..., {}}; };
+  else if constexpr (N == 2) return requires { T{{Xs{}}..., {}, {}}; };
+  else if constexpr (N == 3) return requires { T{{Xs{}}..., {}, {}, {}}; };
+  else if constexpr (N == 4) return requires { T{{Xs{}}..., {}, {}, {}, {}}; };
+  else if constexpr (N == 5) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}}; };
+  else if constexpr (N == 6) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}}; };
+  else if constexpr (N == 7) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}}; };
+  else if constexpr (N == 8) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}}; };
+  else if constexpr (N == 9) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
+  else if constexpr (N == 10) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
+  else if constexpr (N == 11) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
+  else if constexpr (N == 12) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
+  else if constexpr (N == 13) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
+  else if constexpr (N == 14) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
+  else if constexpr (N == 15) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
+  else if constexpr (N == 16) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
+  else if constexpr (N == 17) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
+  else if constexpr (N == 18) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
+  else if constexpr (N == 19) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
+  else if constexpr (N == 20) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
+  else if constexpr (N == 21) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
+  else if constexpr (N == 22) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
+  else if constexpr (N == 23) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
+  else if constexpr (N == 24) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
+  else if constexpr (N == 25) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
+  else if constexpr (N == 26) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
+  else if constexpr (N == 27) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
+  else if constexpr (N == 28) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
+  else if constexpr (N == 29) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
+  else if constexpr (N == 30) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
+  else if constexpr (N == 31) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
+  else if constexpr (N == 32) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
+  else if constexpr (N == 33) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}}; };
   else return false;
   // clang-format on
 }
 
-/// T{{}, ..., {}, X{}} with J empty braces before the probe X (elements after it are
-/// value-initialised).
-template <class T, std::size_t J, class X>
+/// T{{x}..., {}, ..., {}, X{}}: braced probes Xs, J empty braces, then the bare probe X (elements
+/// after it are value-initialised).
+template <class T, std::size_t J, class X, class... Xs>
 constexpr bool init_with_braces_then() {
   // clang-format off
-  if constexpr (J == 0) return requires { T{X{}}; };
-  else if constexpr (J == 1) return requires { T{{}, X{}}; };
-  else if constexpr (J == 2) return requires { T{{}, {}, X{}}; };
-  else if constexpr (J == 3) return requires { T{{}, {}, {}, X{}}; };
-  else if constexpr (J == 4) return requires { T{{}, {}, {}, {}, X{}}; };
-  else if constexpr (J == 5) return requires { T{{}, {}, {}, {}, {}, X{}}; };
-  else if constexpr (J == 6) return requires { T{{}, {}, {}, {}, {}, {}, X{}}; };
-  else if constexpr (J == 7) return requires { T{{}, {}, {}, {}, {}, {}, {}, X{}}; };
-  else if constexpr (J == 8) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
-  else if constexpr (J == 9) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
-  else if constexpr (J == 10) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
-  else if constexpr (J == 11) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
-  else if constexpr (J == 12) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
-  else if constexpr (J == 13) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
-  else if constexpr (J == 14) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
-  else if constexpr (J == 15) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
-  else if constexpr (J == 16) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
-  else if constexpr (J == 17) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
-  else if constexpr (J == 18) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
-  else if constexpr (J == 19) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
-  else if constexpr (J == 20) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
-  else if constexpr (J == 21) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
-  else if constexpr (J == 22) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
-  else if constexpr (J == 23) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
-  else if constexpr (J == 24) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
-  else if constexpr (J == 25) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
-  else if constexpr (J == 26) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
-  else if constexpr (J == 27) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
-  else if constexpr (J == 28) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
-  else if constexpr (J == 29) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
-  else if constexpr (J == 30) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
-  else if constexpr (J == 31) return requires { T{{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
+  if constexpr (J == 0) return requires { T{{Xs{}}..., X{}}; };
+  else if constexpr (J == 1) return requires { T{{Xs{}}..., {}, X{}}; };
+  else if constexpr (J == 2) return requires { T{{Xs{}}..., {}, {}, X{}}; };
+  else if constexpr (J == 3) return requires { T{{Xs{}}..., {}, {}, {}, X{}}; };
+  else if constexpr (J == 4) return requires { T{{Xs{}}..., {}, {}, {}, {}, X{}}; };
+  else if constexpr (J == 5) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, X{}}; };
+  else if constexpr (J == 6) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, X{}}; };
+  else if constexpr (J == 7) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, X{}}; };
+  else if constexpr (J == 8) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
+  else if constexpr (J == 9) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
+  else if constexpr (J == 10) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
+  else if constexpr (J == 11) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
+  else if constexpr (J == 12) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
+  else if constexpr (J == 13) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
+  else if constexpr (J == 14) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
+  else if constexpr (J == 15) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
+  else if constexpr (J == 16) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
+  else if constexpr (J == 17) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
+  else if constexpr (J == 18) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
+  else if constexpr (J == 19) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
+  else if constexpr (J == 20) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
+  else if constexpr (J == 21) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
+  else if constexpr (J == 22) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
+  else if constexpr (J == 23) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
+  else if constexpr (J == 24) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
+  else if constexpr (J == 25) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
+  else if constexpr (J == 26) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
+  else if constexpr (J == 27) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
+  else if constexpr (J == 28) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
+  else if constexpr (J == 29) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
+  else if constexpr (J == 30) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
+  else if constexpr (J == 31) return requires { T{{Xs{}}..., {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, X{}}; };
   else return false;
   // clang-format on
 }
 
-/// T{{p}, ..., X{}, ..., {p}}: braced lvalue probes around the probe X.
+/// T{{p}, ..., X{}, ..., {p}}: braced probes around the bare probe X (later elements are
+/// value-initialised).
 template <class T, class X, std::size_t... Before, std::size_t... After>
-constexpr bool init_with_lref_braces_around(std::index_sequence<Before...>,
-                                            std::index_sequence<After...>) {
+constexpr bool init_with_probe_braces_around(std::index_sequence<Before...>,
+                                             std::index_sequence<After...>) {
   return requires {
-    T{{any_field_lref_at<Before>{}}..., X{}, {any_field_lref_at<After>{}}...};
+    T{{any_field_braced_at<Before>{}}..., X{}, {any_field_braced_at<After>{}}...};
   };
 }
 
 template <class T, std::size_t... Is>
-constexpr bool init_with_lref_braces(std::index_sequence<Is...>) {
+constexpr bool init_with_probe_braces(std::index_sequence<Is...>) {
   return requires {
-    T{{any_field_lref_at<Is>{}}...};
+    T{{any_field_braced_at<Is>{}}...};
   };
 }
 
@@ -209,43 +219,54 @@ constexpr bool init_with_bare(std::index_sequence<Is...>) {
 
 /// How field_count found its answer.
 enum class count_method : unsigned char {
-  value_init,  ///< T{{}, ...}: exact.
-  lref_init,   ///< T{{p}, ...}: exact.
-  bare,        ///< T{p, ...}: counts each element of a C-array member (brace elision).
-  too_many,    ///< more than max_fields elements.
-  failed,      ///< no probe initialiser fits (e.g. a member that is not copyable).
+  value_init,   ///< T{{}, ...}: exact.
+  braced_init,  ///< T{{p}, ...}: exact.
+  bare,         ///< T{p, ...}: counts each element of a C-array member (brace elision).
+  too_many,     ///< more than max_fields elements.
+  failed,       ///< no probe initialiser fits (e.g. a member that is not copyable).
 };
 
-/// Result of counting an aggregate's elements.
+/// Result of counting an aggregate's elements: `count` elements, of which the first `probed`
+/// are initialised with braced probes `{p}` and the rest with `{}` (method braced_init).
 struct field_count_result {
   std::size_t count;
   count_method method;
+  std::size_t probed = 0;
 };
 
-// With T{} well-formed, T{{} x N} is well-formed exactly for N <= element count: binary search.
-template <class T, std::size_t Lo, std::size_t Hi>
+template <class T, std::size_t... Is>
+constexpr bool init_with_probes_then_braces(std::index_sequence<Is...>, auto n) {
+  return init_with_braces<T, decltype(n)::value, any_field_braced_at<Is>...>();
+}
+
+// With T{{p} x A} well-formed, T{{p} x A, {} x B} is well-formed exactly for A + B <= element
+// count (braced initialisers are never elided, and every element after the A-th accepts `{}`):
+// binary search for the largest B.
+template <class T, std::size_t A, std::size_t Lo, std::size_t Hi>
 constexpr std::size_t max_braces() {
   if constexpr (Lo == Hi) {
     return Lo;
   } else {
     constexpr std::size_t mid = (Lo + Hi + 1) / 2;
-    if constexpr (init_with_braces<T, mid>()) {
-      return max_braces<T, mid, Hi>();
+    if constexpr (init_with_probes_then_braces<T>(std::make_index_sequence<A>{},
+                                                  std::integral_constant<std::size_t, mid>{})) {
+      return max_braces<T, A, mid, Hi>();
     } else {
-      return max_braces<T, Lo, mid - 1>();
+      return max_braces<T, A, Lo, mid - 1>();
     }
   }
 }
 
-// Without T{}, small N may fail (a member needs an initialiser): scan down from the top.
-template <class T, std::size_t N>
-constexpr std::size_t max_lref_braces() {
-  if constexpr (N == 0) {
+// Smallest A <= max_fields + 1 with T{{p} x A} well-formed: the members after the A-th all
+// accept `{}`.
+template <class T, std::size_t A>
+constexpr std::size_t min_probe_prefix() {
+  if constexpr (A > max_fields + 1) {
     return unknown_field_count;
-  } else if constexpr (init_with_lref_braces<T>(std::make_index_sequence<N>{})) {
-    return N;
+  } else if constexpr (init_with_probe_braces<T>(std::make_index_sequence<A>{})) {
+    return A;
   } else {
-    return max_lref_braces<T, N - 1>();
+    return min_probe_prefix<T, A + 1>();
   }
 }
 
@@ -263,14 +284,14 @@ constexpr std::size_t max_bare() {
 template <class T>
 constexpr field_count_result count_fields() {
   constexpr std::size_t over = max_fields + 1;
-  if constexpr (init_with_braces<T, 0>()) {
-    constexpr std::size_t n = max_braces<T, 0, over>();
-    return {n > max_fields ? unknown_field_count : n,
-            n > max_fields ? count_method::too_many : count_method::value_init};
-  } else if constexpr (constexpr std::size_t n = max_lref_braces<T, over>();
-                       n != unknown_field_count) {
-    return {n > max_fields ? unknown_field_count : n,
-            n > max_fields ? count_method::too_many : count_method::lref_init};
+  if constexpr (constexpr std::size_t a = min_probe_prefix<T, 0>(); a != unknown_field_count) {
+    // a == 0 is the usual case: T{{}, ..., {}}.
+    constexpr std::size_t n = a + max_braces<T, a, 0, over - (a < over ? a : over)>();
+    if constexpr (n > max_fields) {
+      return {unknown_field_count, count_method::too_many};
+    } else {
+      return {n, a == 0 ? count_method::value_init : count_method::braced_init, a};
+    }
   } else if constexpr (constexpr std::size_t nb = max_bare<T, over>(); nb != unknown_field_count) {
     return {nb > max_fields ? unknown_field_count : nb,
             nb > max_fields ? count_method::too_many : count_method::bare};
@@ -285,27 +306,35 @@ inline constexpr field_count_result field_count_v = count_fields<T>();
 
 /// Number of aggregate elements of T: its direct base classes (each counts as one) followed by
 /// its direct non-static data members; a C-array or nested-struct member counts as one.
-/// Exact for up to max_fields elements when every member can be value-initialised from `{}` or
-/// copy-initialised from an lvalue of its type; otherwise (a non-const reference member beside a
-/// class without default constructor, say) it may count a C-array member once per element.
-/// Returns unknown_field_count for more than max_fields elements or when no probe fits.
+///
+/// Exact when T has at most max_fields elements and either every element can be initialised
+/// from `{}` (the usual case) or every element from `{p}`, p being a probe convertible to any
+/// class lvalue or any non-class value (classes without default constructor). Otherwise (e.g. a
+/// non-const reference member) it counts with bare probes, which brace elision lets count a
+/// C-array member once per array element; ferry's kernel-value check never relies on such a
+/// count. Returns unknown_field_count for more than max_fields elements or when no probe fits.
 template <class T>
 requires std::is_aggregate_v<std::remove_cv_t<T>>
 constexpr std::size_t field_count() {
   return field_count_v<std::remove_cv_t<T>>.count;
 }
 
-/// Is the probe X accepted as the initialiser of element J of T (an element counted exactly)?
+template <class T, class X, std::size_t J, std::size_t... Is>
+constexpr bool init_with_probes_then_x(std::index_sequence<Is...>) {
+  return init_with_braces_then<T, J, X, any_field_braced_at<Is>...>();
+}
+
+/// Is the bare probe X accepted as the initialiser of element J of T (counted exactly)?
 template <class T, class X, std::size_t J>
 constexpr bool probe_accepted_at() {
   constexpr field_count_result c = field_count_v<T>;
   if constexpr (J >= c.count) {
     return false;
-  } else if constexpr (c.method == count_method::value_init) {
-    return init_with_braces_then<T, J, X>();
+  } else if constexpr (J < c.probed) {
+    return init_with_probe_braces_around<T, X>(std::make_index_sequence<J>{},
+                                               std::make_index_sequence<c.probed - J - 1>{});
   } else {
-    return init_with_lref_braces_around<T, X>(std::make_index_sequence<J>{},
-                                              std::make_index_sequence<c.count - J - 1>{});
+    return init_with_probes_then_x<T, X, J - c.probed>(std::make_index_sequence<c.probed>{});
   }
 }
 
@@ -317,13 +346,12 @@ constexpr bool probe_accepted_anywhere(std::index_sequence<Js...>) {
 // --- binding ----------------------------------------------------------------------------------
 
 template <class T>
-T& lvalue_of() noexcept;  // declared only: named in unevaluated operands
+T& lvalue_of() noexcept;  // declared only: named in decltype
 
 /// Field types of T by structured binding; only ever named in decltype, never called. N must be
 /// T's exact member count, T must have no base class, no anonymous union and not be tuple-like.
 template <class T, std::size_t N>
-auto field_types_by_binding() {
-  [[maybe_unused]] T& t = lvalue_of<T>();
+auto field_types_by_binding([[maybe_unused]] T& t) {
   // clang-format off
   if constexpr (N == 0) {
     return type_list<>{};
@@ -430,7 +458,7 @@ auto field_types_by_binding() {
 /// The declared types of T's members (references and C arrays kept, cv kept), in order.
 /// Valid only where kernel_value_verdict_v reached the member check (see aggregate_verdict).
 template <class T>
-using field_types = decltype(field_types_by_binding<T, field_count_v<T>.count>());
+using field_types = decltype(field_types_by_binding<T, field_count_v<T>.count>(lvalue_of<T>()));
 
 // --- verdicts ---------------------------------------------------------------------------------
 
@@ -501,8 +529,9 @@ constexpr const char* describe(kernel_value_verdict v) noexcept {
              "structs or specialise ferry::trust_as_kernel_value";
     case uninitialisable_member:
       return "has a member ferry cannot initialise while inspecting it (a non-const reference "
-             "member, or a class member without default or copy constructor); references "
-             "cannot be kernel values";
+             "member, or a member without a default constructor that ferry cannot probe); a "
+             "reference cannot be a kernel value, hold the value instead, or specialise "
+             "ferry::trust_as_kernel_value";
     case pointer_member:
       return "holds a pointer member: a host pointer inside a kernel argument bypasses ferry's "
              "data mapping; pass the pointed-to data as its own argument";
@@ -595,7 +624,7 @@ constexpr kernel_value_verdict aggregate_verdict() {
   if constexpr (c.method == count_method::too_many) {
     return too_many_fields;
   } else if constexpr (c.method != count_method::value_init &&
-                       c.method != count_method::lref_init) {
+                       c.method != count_method::braced_init) {
     return uninitialisable_member;
   } else if constexpr (probe_accepted_at<T, any_base_of<T>, 0>()) {
     return base_class;

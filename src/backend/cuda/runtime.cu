@@ -85,7 +85,7 @@ class cuda_device final : public device_runtime {
     } catch (const device_error& e) {
       nvtxRangePop();
       // A fault in an earlier kernel surfaces at the first copy that waits for it.
-      throw device_error(last_kernel_, std::string(e.detail()) + " (after kernel '" + last_kernel_ + "')");
+      throw device_error(last_kernel_, e.detail() + " (after kernel '" + last_kernel_ + "')");
     }
     nvtxRangePop();
   }
@@ -93,7 +93,7 @@ class cuda_device final : public device_runtime {
   void synchronize(const char* kernel) override {
     const cudaError_t e = cudaStreamSynchronize(stream_);
     if (e != cudaSuccess)
-      throw device_error(last_kernel_.empty() ? kernel : last_kernel_,
+      throw device_error(*last_kernel_ ? last_kernel_ : kernel,
                          cuda_message("cudaStreamSynchronize", e) + " while waiting for kernel '" + last_kernel_ + "'");
   }
   void* allocate_host(std::size_t bytes) override {
@@ -109,8 +109,9 @@ class cuda_device final : public device_runtime {
 
   cudaStream_t stream() const { return stream_; }
   int multiprocessors() const { return props_.multiProcessorCount; }
+  // Kernel names have static storage (literals or kernel_type_name's cache): keep the pointer,
+  // no copy on the launch path.
   void note_kernel(const char* k) { last_kernel_ = k; }
-  const std::string& last_kernel() const { return last_kernel_; }
 
   void check(cudaError_t e, const char* call) const {
     if (e == cudaSuccess) return;
@@ -125,8 +126,8 @@ class cuda_device final : public device_runtime {
   cudaStream_t stream_ = nullptr;
   cudaMemPool_t pool_ = nullptr;
   std::unique_ptr<cuda_detail::transfer_engine> engine_;
-  std::string last_kernel_;
-  std::string current_kernel_;
+  const char* last_kernel_ = "";
+  const char* current_kernel_ = "";
 };
 
 cuda_device& the_device() {
