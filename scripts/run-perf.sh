@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Builds ferry-perf (Release, host build in build/, default backend: OpenMP unless FERRY_BACKEND
+# says otherwise) and runs it with default options, writing the results table to the terminal
+# and CSV, JSON and (with matplotlib) PNG charts into build/ferry-perf-results/.
+#
+# Usage: scripts/run-perf.sh [ferry-perf options...]
+#   e.g. scripts/run-perf.sh --kernels LTIMES --reps 5; scripts/run-perf.sh --help lists them
+# Installs missing Debian build packages first (needs root or sudo then).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+start=$(now)
+ensure_packages "${FERRY_BUILD_PACKAGES[@]}" python3-matplotlib
+
+configure_host_build
+say "building ferry-perf with $FERRY_JOBS jobs"
+cmake --build "$FERRY_BUILD" --target ferry-perf --parallel "$FERRY_JOBS"
+perf_bin="$FERRY_BUILD/perf/ferry-perf"
+[[ -x "$perf_bin" ]] || die "ferry-perf was built but is not at $perf_bin"
+built=$(now)
+
+results="$FERRY_BUILD/ferry-perf-results"
+mkdir -p "$results"
+stem="$results/ferry-perf-$(date +%Y%m%d-%H%M%S)"
+out_args=()
+[[ " $* " == *" --csv"* ]] || out_args+=(--csv "$stem.csv")
+[[ " $* " == *" --json"* ]] || out_args+=(--json "$stem.json")
+
+say "running ferry-perf ${*:-(default options)}"
+set +e
+"$perf_bin" "${out_args[@]}" "$@"
+status=$?
+set -e
+ran=$(now)
+
+if [[ -s "$stem.csv" ]]; then
+  if python3 -c 'import matplotlib' >/dev/null 2>&1; then
+    MPLBACKEND=Agg python3 "$FERRY_ROOT/perf/scripts/plot.py" "$stem.csv" --out "$stem" ||
+      warn "plotting failed (the CSV and JSON are still there)"
+  else
+    warn "python3-matplotlib is not available: no charts"
+  fi
+fi
+
+say "build $((built - start)) s, run $((ran - built)) s; ferry-perf exit status $status"
+if [[ -e "$stem.csv" || -e "$stem.json" ]]; then
+  say "results in ${results#"$FERRY_ROOT"/}/:"
+  for f in "$stem".*; do [[ -e "$f" ]] && printf '    %s\n' "${f#"$FERRY_ROOT"/}"; done
+fi
+exit "$status"
