@@ -1,0 +1,26 @@
+// A class with private members cannot be inspected; trust_as_kernel_value is the opt-in.
+#include <ferry/core/reflect.hpp>
+
+class vec3 {
+ public:
+  vec3(double x, double y, double z) : x_{x}, y_{y}, z_{z} {}
+  double norm2() const { return x_ * x_ + y_ * y_ + z_ * z_; }
+
+ private:
+  double x_, y_, z_;
+};
+#ifdef FERRY_COMPILE_FAIL_CONTROL
+template <>
+struct ferry::trust_as_kernel_value<vec3> : std::true_type {};
+#endif
+
+struct body {
+  vec3 position;
+  double mass;
+};
+
+static_assert(ferry::is_inspectable_v<body>,
+              "ferry: cannot inspect the members of a kernel argument");
+static_assert(ferry::is_kernel_value_v<body>);
+
+int main() {}
