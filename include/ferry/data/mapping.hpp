@@ -36,6 +36,9 @@ namespace ferry {
 template <class T>
 struct read_t {
   std::span<const T> buf;
+  /// The read elements (lets the mapping rules see read_t as a const contiguous range).
+  const T* data() const { return buf.data(); }
+  std::size_t size() const { return buf.size(); }
 };
 
 /// Wraps a container (or span) for read-only use in a launch.
