@@ -374,20 +374,14 @@ int main(int argc, char** argv) {
                  "or space separated. Default: all built. ref_seq always runs as the reference.");
   app.add_option("--size", opt.size,
                  "Target problem size for every kernel (read as a double, truncated); each "
-                 "kernel maps it to its loop bounds. Default: each kernel's default.")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--reps", opt.reps, "Reps for every kernel (overrides --repfact).")
-      ->check(CLI::PositiveNumber);
+                 "kernel maps it to its loop bounds. Default: each kernel's default.");
+  app.add_option("--reps", opt.reps, "Reps for every kernel (overrides --repfact).");
   app.add_option("--repfact", opt.repfact,
-                 "Reps = floor(default reps x repfact), at least 1. Default 1.")
-      ->check(CLI::PositiveNumber);
+                 "Reps = floor(default reps x repfact), at least 1. Default 1.");
   app.add_option("--ltimes-num-d", opt.ltimes_num_d,
-                 "LTIMES num_d (default 64, the Rust-offload setting; upstream RAJAPerf uses 6).")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--ltimes-num-g", opt.ltimes_num_g, "LTIMES num_g (default 32).")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--ltimes-num-m", opt.ltimes_num_m, "LTIMES num_m (default 25).")
-      ->check(CLI::PositiveNumber);
+                 "LTIMES num_d (default 64, the Rust-offload setting; upstream RAJAPerf uses 6).");
+  app.add_option("--ltimes-num-g", opt.ltimes_num_g, "LTIMES num_g (default 32).");
+  app.add_option("--ltimes-num-m", opt.ltimes_num_m, "LTIMES num_m (default 25).");
   app.add_option("--backend", opt.backend,
                  "ferry backend for the ferry variants (sets FERRY_BACKEND): serial, checked, "
                  "openmp or cuda. Default: the library's choice.")
@@ -403,6 +397,20 @@ int main(int argc, char** argv) {
       return app.exit(e);  // --help
     }
     std::cerr << "ferry-perf: " << e.what() << "\n\n" << app.help();
+    return 2;
+  }
+
+  // Range checks here rather than with CLI11 validators, whose message for a non-number is an
+  // unreadable range.
+  std::string range_error;
+  if (opt.size < 0 && app.count("--size") > 0) range_error = "--size must be >= 0";
+  if (app.count("--reps") > 0 && opt.reps < 1) range_error = "--reps must be >= 1";
+  if (!(opt.repfact > 0)) range_error = "--repfact must be > 0";
+  if (opt.ltimes_num_d < 1 || opt.ltimes_num_g < 1 || opt.ltimes_num_m < 1) {
+    range_error = "--ltimes-num-d/g/m must be >= 1";
+  }
+  if (!range_error.empty()) {
+    std::cerr << "ferry-perf: " << range_error << "\n\n" << app.help();
     return 2;
   }
 

@@ -100,6 +100,11 @@ void print_table(std::ostream& os, const run_metadata& meta, const std::vector<r
   os << "  times are milliseconds per rep; ratios are variant time / baseline time (base_cuda\n"
         "  when it ran, else base_omp; < 1 is faster than the baseline)\n\n";
 
+  if (kernels.empty()) {
+    os << "(no selected variant ran: nothing to report; see --list for what this build has)\n";
+    return;
+  }
+
   constexpr int name_w = 26;
   os << std::left << std::setw(name_w) << "Kernel" << std::right;
   for (variant_id v : cols) os << std::setw(13) << (std::string(variant_name(v)) + " ms");
