@@ -92,6 +92,10 @@ void verify_one(const std::remove_cvref_t<A>& a, const Space& space, const char*
 
 /// Byte range [begin, end) of a partitioned buffer that the launch can touch, so transient
 /// copies move only that part. Strategies may provide `extent(space)` (element range).
+/// A write-only buffer skips the host->device copy, so whatever the device copy holds in that
+/// range comes back: that is right only where the threads own (and so write) every element of
+/// it. Unless the strategy says so (`dense(space)`), the buffer is copied in like a read-write one,
+/// so that elements no thread owns come back unchanged.
 template <class Space, class A>
 void set_transfer_extent(const std::remove_cvref_t<A>& a, const Space& space, region& r) {
   if constexpr (classify<A>() == arg_kind::partitioned) {
@@ -100,6 +104,11 @@ void set_transfer_extent(const std::remove_cvref_t<A>& a, const Space& space, re
       using T = typename std::remove_cvref_t<A>::value_type;
       r.xfer_begin = static_cast<std::size_t>(lo) * sizeof(T);
       r.xfer_end = static_cast<std::size_t>(hi) * sizeof(T);
+    }
+    if (r.mode == access::write_only) {
+      bool dense = false;
+      if constexpr (requires { a.dense(space); }) dense = a.dense(space);
+      if (!dense) r.mode = access::read_write;
     }
   }
 }
@@ -141,7 +150,8 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
   static_assert(std::is_trivially_copyable_v<K>, "ferry::launch: the kernel must be trivially copyable");
   static_assert((detail::check_argument<A, 0>() && ... && true));
   using bound_tuple = std::tuple<typename detail::map_of<Space, A>::bound...>;
-  static_assert(detail::invocable_with<Space, K, bound_tuple>,
+  static_assert(!(detail::accepted(detail::classify<A>()) && ...) ||
+                    detail::invocable_with<Space, K, bound_tuple>,
                 "ferry::launch: the kernel cannot be called with what ferry passes: check its "
                 "parameters. First the index (ferry::index for range, ferry::index2 for range2d, "
                 "ferry::index3 for range3d), then per argument: a value for a value, "

@@ -82,6 +82,7 @@ enum class arg_kind {
   reject_pointer,
   reject_mutable_container,
   reject_not_trivially_copyable,
+  reject_pointer_member,
   reject_uninspectable_value,
 };
 
@@ -99,6 +100,8 @@ consteval arg_kind classify() {
     else return arg_kind::reject_mutable_container;
   } else if constexpr (!std::is_trivially_copyable_v<D>)
     return arg_kind::reject_not_trivially_copyable;
+  else if constexpr (has_pointer_member_v<D> || has_reference_member_v<D>)
+    return arg_kind::reject_pointer_member;
   else if constexpr (!is_kernel_value_v<D>) return arg_kind::reject_uninspectable_value;
   else return arg_kind::value;
 }
@@ -123,20 +126,42 @@ consteval bool check_argument() {
                 "ferry::launch: this argument is passed by value but is not trivially copyable, "
                 "so it cannot be copied to the device bit by bit. Pass plain values or "
                 "pointer-free aggregates, and containers through ferry::read / a strategy");
+  static_assert(k != arg_kind::reject_pointer_member,
+                "ferry::launch: this by-value argument holds a pointer or reference member: a "
+                "host pointer inside a kernel argument would bypass ferry's data mapping (and "
+                "point nowhere on a device). Pass the pointed-to data as its own argument "
+                "(ferry::read(v) to read, a partitioning strategy to write)");
   static_assert(k != arg_kind::reject_uninspectable_value,
-                "ferry::launch: this by-value argument holds a pointer or reference member, or "
-                "is a class whose members ferry cannot inspect: a host pointer inside a kernel "
-                "argument would bypass ferry's data mapping. Pass the pointed-to data as its "
-                "own argument (ferry::read(v) / a strategy); for a pointer-free class with "
-                "private members, specialise ferry::trust_as_kernel_value<T>");
+                "ferry::launch: this by-value argument is a class whose members ferry cannot "
+                "inspect (private members, base classes, unions), so it cannot prove that it "
+                "holds no pointer. Make it a plain aggregate, or, if it is pointer-free, "
+                "specialise ferry::trust_as_kernel_value<T> as std::true_type");
   return true;
 }
 
 // --- per-kind mapping: regions (host memory the argument uses) and binding -------------------
 
+/// Whether an argument kind is accepted by launch.
+constexpr bool accepted(arg_kind k) {
+  return k == arg_kind::value || k == arg_kind::read || k == arg_kind::partitioned ||
+         k == arg_kind::reduction || k == arg_kind::atomic;
+}
+
 /// Host regions of one argument and, once mapped, the addresses the kernel side uses.
+/// The primary template serves rejected kinds only: it is complete (so the rule's own
+/// static_assert is the only diagnostic) and never used at run time.
 template <class A, class Space, arg_kind K = classify<A>()>
-struct arg_map;
+struct arg_map {
+  static constexpr int regions = 0;
+  static std::array<region, 0> get_regions(const std::remove_cvref_t<A>&) { return {}; }
+  struct bound {
+    using state = char;
+    template <class I>
+    FERRY_HOST_DEVICE char get(const I&, state&) const { return 0; }
+  };
+  static bound bind(const std::remove_cvref_t<A>&, const Space&, void* const*) { return {}; }
+  static const char* describe() { return "rejected"; }
+};
 
 /// By value: no region; the kernel receives a copy.
 template <class A, class Space>
