@@ -1,0 +1,104 @@
+// ferry-perf: Apps_FIR base_cuda variant, the hand-written CUDA baseline (spec 1.8, 2.16).
+//
+// One plain kernel per rep, one thread per output, 256 threads per block. The 16 coefficients
+// live in __constant__ memory, copied there on the run's stream before the timer; in is copied
+// to the device before the timer and out back after it.
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kernels/apps/FIR.hpp"
+
+namespace ferry_perf::apps {
+namespace {
+
+/// Throws std::runtime_error with the call, file, line and CUDA's message if `call` failed.
+#define FERRY_PERF_CUDA_CHECK(call) check_cuda((call), #call, __FILE__, __LINE__)
+
+void check_cuda(cudaError_t e, const char* call, const char* file, int line) {
+  if (e != cudaSuccess) {
+    throw std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + call + ": " +
+                             cudaGetErrorString(e));
+  }
+}
+
+/// The run's device arrays and stream, released when the run ends (also when it throws).
+struct device_scope {
+  std::vector<void*> arrays;
+  cudaStream_t stream = nullptr;
+
+  device_scope() { FERRY_PERF_CUDA_CHECK(cudaStreamCreate(&stream)); }
+  device_scope(const device_scope&) = delete;
+  device_scope& operator=(const device_scope&) = delete;
+  ~device_scope() {
+    for (void* p : arrays) cudaFree(p);
+    if (stream != nullptr) cudaStreamDestroy(stream);
+  }
+
+  /// cudaMalloc of v.size() elements, then cudaMemcpy of v to the device.
+  template <class T>
+  T* copy_in(const std::vector<T>& v) {
+    if (v.empty()) return nullptr;
+    void* p = nullptr;
+    FERRY_PERF_CUDA_CHECK(cudaMalloc(&p, v.size() * sizeof(T)));
+    arrays.push_back(p);
+    FERRY_PERF_CUDA_CHECK(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
+    return static_cast<T*>(p);
+  }
+};
+
+/// cudaMemcpy of a device array back into its host vector.
+template <class T>
+void copy_out(std::vector<T>& v, const T* d) {
+  if (v.empty()) return;
+  FERRY_PERF_CUDA_CHECK(cudaMemcpy(v.data(), d, v.size() * sizeof(T), cudaMemcpyDeviceToHost));
+}
+
+constexpr int block_size = 256;
+
+unsigned grid_for(Index_type n) {
+  return static_cast<unsigned>((n + block_size - 1) / block_size);
+}
+
+/// The filter taps on the device.
+__constant__ Real_type fir_coeff[FIR::coeff_len];
+static_assert(sizeof(fir_coeff) == sizeof(FIR::m_coeff));
+
+__global__ void __launch_bounds__(block_size)
+    fir(Real_type* out, const Real_type* in, Index_type n) {
+  const Index_type i = static_cast<Index_type>(blockIdx.x) * block_size + threadIdx.x;
+  if (i < n) {
+    Real_type sum = 0.0;
+    for (Index_type j = 0; j < FIR::coeff_len; ++j) sum += fir_coeff[j] * in[i + j];
+    out[i] = sum;
+  }
+}
+
+void run_base_cuda(FIR& k, int reps, rep_timer& t) {
+  const Index_type n = k.m_n;
+  device_scope dev;
+  const Real_type* in = dev.copy_in(k.m_in);
+  Real_type* out = dev.copy_in(k.m_out);
+  FERRY_PERF_CUDA_CHECK(cudaMemcpyToSymbolAsync(fir_coeff, k.m_coeff.data(), sizeof(fir_coeff), 0,
+                                                cudaMemcpyHostToDevice, dev.stream));
+  FERRY_PERF_CUDA_CHECK(cudaDeviceSynchronize());
+  const unsigned grid = grid_for(n);
+
+  t.start();
+  for (int rep = 0; rep < reps && n > 0; ++rep) {
+    fir<<<grid, block_size, 0, dev.stream>>>(out, in, n);
+    FERRY_PERF_CUDA_CHECK(cudaGetLastError());
+  }
+  FERRY_PERF_CUDA_CHECK(cudaStreamSynchronize(dev.stream));
+  t.stop();
+
+  copy_out(k.m_out, out);
+}
+
+}  // namespace
+
+FERRY_PERF_VARIANT(FIR, base_cuda, run_base_cuda);
+
+}  // namespace ferry_perf::apps

@@ -1,0 +1,120 @@
+// ferry-perf: Apps_LTIMES base_cuda variant, the hand-written CUDA baseline (spec 1.8, 2.17).
+//
+// One plain kernel per rep with one thread per (m, g, z): block (32, 4, 2) = 256 threads, m along
+// x, g along y, z along z; grid (⌈num_m/32⌉, ⌈num_g/4⌉, ⌈num_z/2⌉). Each thread loops over d and
+// updates phi in global memory every iteration. psi, ell and phi are copied to the device before
+// the timer and phi back after it.
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kernels/apps/LTIMES.hpp"
+
+namespace ferry_perf::apps {
+namespace {
+
+/// Throws std::runtime_error with the call, file, line and CUDA's message if `call` failed.
+#define FERRY_PERF_CUDA_CHECK(call) check_cuda((call), #call, __FILE__, __LINE__)
+
+void check_cuda(cudaError_t e, const char* call, const char* file, int line) {
+  if (e != cudaSuccess) {
+    throw std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + call + ": " +
+                             cudaGetErrorString(e));
+  }
+}
+
+/// The run's device arrays and stream, released when the run ends (also when it throws).
+struct device_scope {
+  std::vector<void*> arrays;
+  cudaStream_t stream = nullptr;
+
+  device_scope() { FERRY_PERF_CUDA_CHECK(cudaStreamCreate(&stream)); }
+  device_scope(const device_scope&) = delete;
+  device_scope& operator=(const device_scope&) = delete;
+  ~device_scope() {
+    for (void* p : arrays) cudaFree(p);
+    if (stream != nullptr) cudaStreamDestroy(stream);
+  }
+
+  /// cudaMalloc of v.size() elements, then cudaMemcpy of v to the device.
+  template <class T>
+  T* copy_in(const std::vector<T>& v) {
+    if (v.empty()) return nullptr;
+    void* p = nullptr;
+    FERRY_PERF_CUDA_CHECK(cudaMalloc(&p, v.size() * sizeof(T)));
+    arrays.push_back(p);
+    FERRY_PERF_CUDA_CHECK(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
+    return static_cast<T*>(p);
+  }
+};
+
+/// cudaMemcpy of a device array back into its host vector.
+template <class T>
+void copy_out(std::vector<T>& v, const T* d) {
+  if (v.empty()) return;
+  FERRY_PERF_CUDA_CHECK(cudaMemcpy(v.data(), d, v.size() * sizeof(T), cudaMemcpyDeviceToHost));
+}
+
+constexpr int block_m = 32;
+constexpr int block_g = 4;
+constexpr int block_z = 2;
+constexpr int block_size = block_m * block_g * block_z;
+static_assert(block_size == 256);
+
+/// The largest y or z extent of a CUDA grid.
+constexpr Index_type max_grid_yz = 65535;
+
+__global__ void __launch_bounds__(block_size)
+    ltimes(Real_type* phi, const Real_type* ell, const Real_type* psi, Index_type num_d,
+           Index_type num_g, Index_type num_m, Index_type num_z) {
+  const Index_type m = static_cast<Index_type>(blockIdx.x) * block_m + threadIdx.x;
+  const Index_type g = static_cast<Index_type>(blockIdx.y) * block_g + threadIdx.y;
+  const Index_type z = static_cast<Index_type>(blockIdx.z) * block_z + threadIdx.z;
+  if (m < num_m && g < num_g && z < num_z) {
+    for (Index_type d = 0; d < num_d; ++d) {
+      phi[m + num_m * (g + num_g * z)] += ell[d + num_d * m] * psi[d + num_d * (g + num_g * z)];
+    }
+  }
+}
+
+void run_base_cuda(LTIMES& k, int reps, rep_timer& t) {
+  const Index_type num_d = k.m_num_d;
+  const Index_type num_g = k.m_num_g;
+  const Index_type num_m = k.m_num_m;
+  const Index_type num_z = k.m_num_z;
+  const dim3 block(block_m, block_g, block_z);
+  const Index_type grid_g = (num_g + block_g - 1) / block_g;
+  const Index_type grid_z = (num_z + block_z - 1) / block_z;
+  if (grid_g > max_grid_yz || grid_z > max_grid_yz) {
+    throw std::runtime_error("LTIMES base_cuda: grid (" + std::to_string(grid_g) + ", " +
+                             std::to_string(grid_z) +
+                             ") exceeds CUDA's 65535 limit in y or z; use a smaller size");
+  }
+  const dim3 grid(static_cast<unsigned>((num_m + block_m - 1) / block_m),
+                  static_cast<unsigned>(grid_g), static_cast<unsigned>(grid_z));
+
+  device_scope dev;
+  Real_type* phi = dev.copy_in(k.m_phi);
+  const Real_type* ell = dev.copy_in(k.m_ell);
+  const Real_type* psi = dev.copy_in(k.m_psi);
+  FERRY_PERF_CUDA_CHECK(cudaDeviceSynchronize());
+  const bool empty = k.m_phi.empty() || num_d == 0;
+
+  t.start();
+  for (int rep = 0; rep < reps && !empty; ++rep) {
+    ltimes<<<grid, block, 0, dev.stream>>>(phi, ell, psi, num_d, num_g, num_m, num_z);
+    FERRY_PERF_CUDA_CHECK(cudaGetLastError());
+  }
+  FERRY_PERF_CUDA_CHECK(cudaStreamSynchronize(dev.stream));
+  t.stop();
+
+  copy_out(k.m_phi, phi);
+}
+
+}  // namespace
+
+FERRY_PERF_VARIANT(LTIMES, base_cuda, run_base_cuda);
+
+}  // namespace ferry_perf::apps

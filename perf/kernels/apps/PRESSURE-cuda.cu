@@ -1,0 +1,115 @@
+// ferry-perf: Apps_PRESSURE base_cuda variant, the hand-written CUDA baseline (spec 1.8, 2.19).
+//
+// Two plain kernels per rep (bvc, then p_new), one thread per i, 256 threads per block. The
+// arrays are copied to the device before the timer and p_new (and bvc) back after it.
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kernels/apps/PRESSURE.hpp"
+
+namespace ferry_perf::apps {
+namespace {
+
+/// Throws std::runtime_error with the call, file, line and CUDA's message if `call` failed.
+#define FERRY_PERF_CUDA_CHECK(call) check_cuda((call), #call, __FILE__, __LINE__)
+
+void check_cuda(cudaError_t e, const char* call, const char* file, int line) {
+  if (e != cudaSuccess) {
+    throw std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + call + ": " +
+                             cudaGetErrorString(e));
+  }
+}
+
+/// The run's device arrays and stream, released when the run ends (also when it throws).
+struct device_scope {
+  std::vector<void*> arrays;
+  cudaStream_t stream = nullptr;
+
+  device_scope() { FERRY_PERF_CUDA_CHECK(cudaStreamCreate(&stream)); }
+  device_scope(const device_scope&) = delete;
+  device_scope& operator=(const device_scope&) = delete;
+  ~device_scope() {
+    for (void* p : arrays) cudaFree(p);
+    if (stream != nullptr) cudaStreamDestroy(stream);
+  }
+
+  /// cudaMalloc of v.size() elements, then cudaMemcpy of v to the device.
+  template <class T>
+  T* copy_in(const std::vector<T>& v) {
+    if (v.empty()) return nullptr;
+    void* p = nullptr;
+    FERRY_PERF_CUDA_CHECK(cudaMalloc(&p, v.size() * sizeof(T)));
+    arrays.push_back(p);
+    FERRY_PERF_CUDA_CHECK(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
+    return static_cast<T*>(p);
+  }
+};
+
+/// cudaMemcpy of a device array back into its host vector.
+template <class T>
+void copy_out(std::vector<T>& v, const T* d) {
+  if (v.empty()) return;
+  FERRY_PERF_CUDA_CHECK(cudaMemcpy(v.data(), d, v.size() * sizeof(T), cudaMemcpyDeviceToHost));
+}
+
+constexpr int block_size = 256;
+
+unsigned grid_for(Index_type n) {
+  return static_cast<unsigned>((n + block_size - 1) / block_size);
+}
+
+__global__ void __launch_bounds__(block_size)
+    pressure_calc1(Real_type* bvc, const Real_type* compression, Real_type cls, Index_type n) {
+  const Index_type i = static_cast<Index_type>(blockIdx.x) * block_size + threadIdx.x;
+  if (i < n) {
+    bvc[i] = cls * (compression[i] + 1.0);
+  }
+}
+
+__global__ void __launch_bounds__(block_size)
+    pressure_calc2(Real_type* p_new, const Real_type* bvc, const Real_type* e_old,
+                   const Real_type* vnewc, Real_type p_cut, Real_type eosvmax, Real_type pmin,
+                   Index_type n) {
+  const Index_type i = static_cast<Index_type>(blockIdx.x) * block_size + threadIdx.x;
+  if (i < n) {
+    p_new[i] = bvc[i] * e_old[i];
+    if (fabs(p_new[i]) < p_cut) p_new[i] = 0.0;
+    if (vnewc[i] >= eosvmax) p_new[i] = 0.0;
+    if (p_new[i] < pmin) p_new[i] = pmin;
+  }
+}
+
+void run_base_cuda(PRESSURE& k, int reps, rep_timer& t) {
+  const Index_type n = k.m_n;
+  device_scope dev;
+  const Real_type* compression = dev.copy_in(k.m_compression);
+  Real_type* bvc = dev.copy_in(k.m_bvc);
+  Real_type* p_new = dev.copy_in(k.m_p_new);
+  const Real_type* e_old = dev.copy_in(k.m_e_old);
+  const Real_type* vnewc = dev.copy_in(k.m_vnewc);
+  FERRY_PERF_CUDA_CHECK(cudaDeviceSynchronize());
+  const unsigned grid = grid_for(n);
+
+  t.start();
+  for (int rep = 0; rep < reps && n > 0; ++rep) {
+    pressure_calc1<<<grid, block_size, 0, dev.stream>>>(bvc, compression, k.m_cls, n);
+    FERRY_PERF_CUDA_CHECK(cudaGetLastError());
+    pressure_calc2<<<grid, block_size, 0, dev.stream>>>(p_new, bvc, e_old, vnewc, k.m_p_cut,
+                                                        k.m_eosvmax, k.m_pmin, n);
+    FERRY_PERF_CUDA_CHECK(cudaGetLastError());
+  }
+  FERRY_PERF_CUDA_CHECK(cudaStreamSynchronize(dev.stream));
+  t.stop();
+
+  copy_out(k.m_bvc, bvc);
+  copy_out(k.m_p_new, p_new);
+}
+
+}  // namespace
+
+FERRY_PERF_VARIANT(PRESSURE, base_cuda, run_base_cuda);
+
+}  // namespace ferry_perf::apps
