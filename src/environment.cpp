@@ -251,7 +251,12 @@ launch_mapping::launch_mapping(device_runtime* rt, const char* kernel,
                                           ") writes memory preloaded read-only with "
                                           "ferry::preload; use ferry::preload_mut");
       verify_host_unchanged(*e, kernel);
-      const bool needs_data = ar.r.mode != access::write_only;
+      // A write-only launch may skip the copy in only if it writes the whole entry: the entry
+      // later goes back to the host whole, and the parts the launch does not write must hold the
+      // newest data then.
+      const bool writes_whole_entry =
+          host == e->host && ar.r.xfer_begin == 0 && std::min(ar.r.xfer_end, ar.r.bytes) >= e->bytes;
+      const bool needs_data = ar.r.mode != access::write_only || !writes_whole_entry;
       if (needs_data && e->state == residency::host_newer) {
         timed_copy(*rt, true, e->device, e->host, e->bytes, kernel);
         e->state = residency::both;

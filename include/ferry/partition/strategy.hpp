@@ -9,13 +9,18 @@
 //   * binds to the buffer's base address on the executing side (`bind(p, space)`), giving a small
 //     trivially copyable accessor whose `operator()(idx)` returns the thread's part;
 //   * enumerates the element offsets a thread owns (`for_each_owned(idx, space, f)`), which the
-//     verifier (ferry::verify_partition) and the checked backend use to test the promise.
+//     verifier (ferry::verify_partition) and the checked backend use to test the promise;
+//   * optionally names the element range [first, last) a launch may touch (`extent(space)`), so
+//     transient copies move only that part, and whether the threads own every element of it
+//     (`dense(space)`): only then may a write-only launch skip the host->device copy, because
+//     whatever the device copy holds in the range comes back to the host.
 #pragma once
 
 #include <concepts>
 #include <span>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "ferry/core/config.hpp"
 #include "ferry/core/index_space.hpp"
@@ -120,6 +125,28 @@ class elementwise_t : public strategy_base {
     return {};
   }
 
+  /// Elements [first, last) a launch over s may touch.
+  std::pair<index, index> extent(const range& s) const {
+    if (s.size() == 0) return {0, 0};
+    return {offset_ + s.begin * stride_, offset_ + (s.end - 1) * stride_ + 1};
+  }
+  std::pair<index, index> extent(const range2d& s) const {
+    if (s.size() == 0) return {0, 0};
+    return {offset_ + s.begin_i + s.end_i * s.begin_j,
+            offset_ + (s.end_i - 1) + s.end_i * (s.end_j - 1) + 1};
+  }
+  std::pair<index, index> extent(const range3d& s) const {
+    if (s.size() == 0) return {0, 0};
+    return {offset_ + s.begin_i + s.end_i * (s.begin_j + s.end_j * s.begin_k),
+            offset_ + (s.end_i - 1) + s.end_i * ((s.end_j - 1) + s.end_j * (s.end_k - 1)) + 1};
+  }
+  /// Whether the threads of s own every element of extent(s).
+  bool dense(const range& s) const { return stride_ == 1 || s.size() <= 1; }
+  bool dense(const range2d& s) const { return s.begin_i == 0 || s.extent_j() <= 1; }
+  bool dense(const range3d& s) const {
+    return s.size() <= 1 || (s.begin_i == 0 && (s.begin_j == 0 || s.extent_k() == 1));
+  }
+
   /// The per-thread accessor: trivially copyable, passed to device kernels by value.
   struct accessor {
     T* p;
@@ -176,6 +203,12 @@ class chunks_t : public strategy_base {
       return detail::fit_message(lo, hi, static_cast<index>(buf_.size()));
     return {};
   }
+  /// Elements [first, last) a launch over s may touch; the chunks leave no gaps.
+  std::pair<index, index> extent(const range& s) const {
+    if (s.size() == 0) return {0, 0};
+    return {s.begin * k_, s.end * k_};
+  }
+  bool dense(const range&) const { return true; }
   struct accessor {
     T* p;
     index k;
@@ -219,6 +252,12 @@ class rows_t : public strategy_base {
       return detail::fit_message(lo, hi, static_cast<index>(buf_.size()));
     return {};
   }
+  /// Elements [first, last) a launch over s may touch; rows leave gaps when ld > row length.
+  std::pair<index, index> extent(const range& s) const {
+    if (s.size() == 0 || len_ == 0) return {0, 0};
+    return {s.begin * ld_, (s.end - 1) * ld_ + len_};
+  }
+  bool dense(const range& s) const { return ld_ == len_ || s.size() <= 1; }
   struct accessor {
     T* p;
     index len, ld;
@@ -260,6 +299,15 @@ class tiles2d_t : public strategy_base {
     if (hi >= static_cast<index>(buf_.size()))
       return detail::fit_message(lo, hi, static_cast<index>(buf_.size()));
     return {};
+  }
+  /// Elements [first, last) a launch over s may touch.
+  std::pair<index, index> extent(const range2d& s) const {
+    if (s.size() == 0) return {0, 0};
+    return {s.begin_j * tj_ * ld_ + s.begin_i * ti_, (s.end_j * tj_ - 1) * ld_ + s.end_i * ti_};
+  }
+  /// Whether the tiles cover extent(s) without gaps (whole rows, or a single row).
+  bool dense(const range2d& s) const {
+    return (s.begin_i == 0 && s.end_i * ti_ == ld_) || (s.extent_j() == 1 && tj_ == 1);
   }
   struct accessor {
     T* p;
@@ -307,6 +355,16 @@ class tiles3d_t : public strategy_base {
     if (hi >= static_cast<index>(buf_.size()))
       return detail::fit_message(0, hi, static_cast<index>(buf_.size()));
     return {};
+  }
+  /// Elements [first, last) a launch over s may touch.
+  std::pair<index, index> extent(const range3d& s) const {
+    if (s.size() == 0) return {0, 0};
+    return {s.begin_k * tk_ * ldk_ + s.begin_j * tj_ * ldj_ + s.begin_i * ti_,
+            (s.end_k * tk_ - 1) * ldk_ + (s.end_j * tj_ - 1) * ldj_ + s.end_i * ti_};
+  }
+  /// Whether the boxes cover extent(s) without gaps (whole planes).
+  bool dense(const range3d& s) const {
+    return s.begin_i == 0 && s.end_i * ti_ == ldj_ && s.begin_j == 0 && s.end_j * tj_ * ldj_ == ldk_;
   }
   struct accessor {
     T* p;
