@@ -1,0 +1,137 @@
+// ferry-perf: Apps_MATVEC_3D_STENCIL ferry variants (spec 2.35).
+//
+// ferry_A launches on the host vectors (each launch maps its own data), ferry_B makes the data
+// resident first so the same launch moves nothing, ferry_C is the raw device-pointer form.
+// Thread ii writes b[real_zones[ii]]: ferry::indirect over an index_set, whose construction
+// proves the zones distinct (outside the timed region). b is not write_only: the padding
+// entries between real zones belong to no thread and must come back unchanged.
+#include <span>
+#include <utility>
+#include <vector>
+
+#include <ferry/ferry.hpp>
+
+#include "kernels/apps/MATVEC_3D_STENCIL.hpp"
+
+// Extended (host/device) lambdas need an enclosing function with external linkage, so the
+// helpers live in a named namespace rather than an unnamed one.
+namespace ferry_perf::apps::matvec_3d_stencil_ferry {
+
+/// Row z of the matrix times x: the 27 terms in lexicographic (dk, dj, di) order, one
+/// left-to-right chain as in ref_seq; upper coefficients are the lower arrays read at z + o.
+/// P is a ferry::view (safe variants, bounds-checked in checked builds) or a raw pointer.
+template <class P>
+FERRY_HOST_DEVICE inline Real_type stencil_row(const P& x, const P& dbl, const P& dbc, const P& dbr,
+                                               const P& dcl, const P& dcc, const P& dcr,
+                                               const P& dfl, const P& dfc, const P& dfr,
+                                               const P& cbl, const P& cbc, const P& cbr,
+                                               const P& ccl, const P& ccc, ferry::index z,
+                                               ferry::index jp, ferry::index kp) {
+  return dbl[z] * x[z - kp - jp - 1] + dbc[z] * x[z - kp - jp] + dbr[z] * x[z - kp - jp + 1] +
+         dcl[z] * x[z - kp - 1] + dcc[z] * x[z - kp] + dcr[z] * x[z - kp + 1] +
+         dfl[z] * x[z - kp + jp - 1] + dfc[z] * x[z - kp + jp] + dfr[z] * x[z - kp + jp + 1] +
+         cbl[z] * x[z - jp - 1] + cbc[z] * x[z - jp] + cbr[z] * x[z - jp + 1] + ccl[z] * x[z - 1] +
+         ccc[z] * x[z] + ccl[z + 1] * x[z + 1] + cbr[z + jp - 1] * x[z + jp - 1] +
+         cbc[z + jp] * x[z + jp] + cbl[z + jp + 1] * x[z + jp + 1] +
+         dfr[z + kp - jp - 1] * x[z + kp - jp - 1] + dfc[z + kp - jp] * x[z + kp - jp] +
+         dfl[z + kp - jp + 1] * x[z + kp - jp + 1] + dcr[z + kp - 1] * x[z + kp - 1] +
+         dcc[z + kp] * x[z + kp] + dcl[z + kp + 1] * x[z + kp + 1] +
+         dbr[z + kp + jp - 1] * x[z + kp + jp - 1] + dbc[z + kp + jp] * x[z + kp + jp] +
+         dbl[z + kp + jp + 1] * x[z + kp + jp + 1];
+}
+
+/// The real-zone list as a verified index_set (O(n log n); call outside the timed region).
+ferry::index_set zone_set(const MATVEC_3D_STENCIL& k) {
+  return ferry::index_set(std::vector<ferry::index>(k.m_real_zones.begin(), k.m_real_zones.end()));
+}
+
+/// One rep: one launch over the zone list. Shared by ferry_A and ferry_B, which differ only in
+/// where the data lives.
+void rep(MATVEC_3D_STENCIL& k, const ferry::index_set& zones) {
+  using cview = ferry::view<const Real_type>;
+  ferry::launch(
+      {.name = "MATVEC_3D_STENCIL"}, ferry::range{k.m_num_zones},
+      [] FERRY_KERNEL(const ferry::index, ferry::indexed_ref<Real_type> b, cview x, cview dbl,
+                      cview dbc, cview dbr, cview dcl, cview dcc, cview dcr, cview dfl, cview dfc,
+                      cview dfr, cview cbl, cview cbc, cview cbr, cview ccl, cview ccc,
+                      ferry::index jp, ferry::index kp) {
+        b.value = stencil_row(x, dbl, dbc, dbr, dcl, dcc, dcr, dfl, dfc, dfr, cbl, cbc, cbr, ccl,
+                              ccc, b.at, jp, kp);
+      },
+      ferry::indirect(k.m_b, zones), std::as_const(k.m_x), std::as_const(k.m_dbl),
+      std::as_const(k.m_dbc), std::as_const(k.m_dbr), std::as_const(k.m_dcl),
+      std::as_const(k.m_dcc), std::as_const(k.m_dcr), std::as_const(k.m_dfl),
+      std::as_const(k.m_dfc), std::as_const(k.m_dfr), std::as_const(k.m_cbl),
+      std::as_const(k.m_cbc), std::as_const(k.m_cbr), std::as_const(k.m_ccl),
+      std::as_const(k.m_ccc), k.m_jp, k.m_kp);
+}
+
+void run_ferry_a(MATVEC_3D_STENCIL& k, int reps, rep_timer& t) {
+  const ferry::index_set zones = zone_set(k);
+  t.start();
+  for (int r = 0; r < reps; ++r) rep(k, zones);
+  t.stop();
+}
+
+void run_ferry_b(MATVEC_3D_STENCIL& k, int reps, rep_timer& t) {
+  const ferry::index_set zones = zone_set(k);
+  auto zone_list = ferry::preload(zones.indices());
+  std::vector<ferry::resident<const Real_type>> inputs;
+  for (const auto* v :
+       {&k.m_x, &k.m_dbl, &k.m_dbc, &k.m_dbr, &k.m_dcl, &k.m_dcc, &k.m_dcr, &k.m_dfl, &k.m_dfc,
+        &k.m_dfr, &k.m_cbl, &k.m_cbc, &k.m_cbr, &k.m_ccl, &k.m_ccc})
+    inputs.push_back(ferry::preload(*v));
+  auto b = ferry::preload_mut(k.m_b);
+  t.start();
+  for (int r = 0; r < reps; ++r) rep(k, zones);
+  t.stop();
+  b.release();
+  for (auto& in : inputs) in.release();
+  zone_list.release();
+}
+
+void run_ferry_c(MATVEC_3D_STENCIL& k, int reps, rep_timer& t) {
+  using ferry::unsafe::device_buffer;
+  using buf = device_buffer<Real_type>;
+  using cspan = std::span<const Real_type>;
+  using cp = const Real_type*;
+  const ferry::index num_zones = k.m_num_zones;
+  buf b{cspan(k.m_b)}, x{cspan(k.m_x)};
+  buf dbl{cspan(k.m_dbl)}, dbc{cspan(k.m_dbc)}, dbr{cspan(k.m_dbr)};
+  buf dcl{cspan(k.m_dcl)}, dcc{cspan(k.m_dcc)}, dcr{cspan(k.m_dcr)};
+  buf dfl{cspan(k.m_dfl)}, dfc{cspan(k.m_dfc)}, dfr{cspan(k.m_dfr)};
+  buf cbl{cspan(k.m_cbl)}, cbc{cspan(k.m_cbc)}, cbr{cspan(k.m_cbr)};
+  buf ccl{cspan(k.m_ccl)}, ccc{cspan(k.m_ccc)};
+  device_buffer<Index_type> zones{std::span<const Index_type>(k.m_real_zones)};
+  const ferry::unsafe::dim3 grid{ferry::unsafe::blocks_for(num_zones, 256)}, block{256};
+
+  t.start();
+  for (int r = 0; r < reps; ++r) {
+    ferry::unsafe::launch(
+        grid, block,
+        [] FERRY_KERNEL(const ferry::unsafe::thread_index& th, Real_type* b, cp x, cp dbl, cp dbc,
+                        cp dbr, cp dcl, cp dcc, cp dcr, cp dfl, cp dfc, cp dfr, cp cbl, cp cbc,
+                        cp cbr, cp ccl, cp ccc, const Index_type* zones, ferry::index jp,
+                        ferry::index kp, ferry::index num_zones) {
+          const ferry::index ii = th.global_x();
+          if (ii < num_zones) {
+            const ferry::index z = zones[ii];
+            b[z] = stencil_row(x, dbl, dbc, dbr, dcl, dcc, dcr, dfl, dfc, dfr, cbl, cbc, cbr, ccl,
+                               ccc, z, jp, kp);
+          }
+        },
+        b.get(), x.get(), dbl.get(), dbc.get(), dbr.get(), dcl.get(), dcc.get(), dcr.get(),
+        dfl.get(), dfc.get(), dfr.get(), cbl.get(), cbc.get(), cbr.get(), ccl.get(), ccc.get(),
+        zones.get(), k.m_jp, k.m_kp, num_zones);
+  }
+  t.stop();
+  b.copy_to_host(k.m_b);
+}
+
+}  // namespace ferry_perf::apps::matvec_3d_stencil_ferry
+
+namespace ferry_perf::apps {
+FERRY_PERF_VARIANT(MATVEC_3D_STENCIL, ferry_A, matvec_3d_stencil_ferry::run_ferry_a);
+FERRY_PERF_VARIANT(MATVEC_3D_STENCIL, ferry_B, matvec_3d_stencil_ferry::run_ferry_b);
+FERRY_PERF_VARIANT(MATVEC_3D_STENCIL, ferry_C, matvec_3d_stencil_ferry::run_ferry_c);
+}  // namespace ferry_perf::apps

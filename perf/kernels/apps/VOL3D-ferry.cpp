@@ -1,0 +1,106 @@
+// ferry-perf: Apps_VOL3D ferry variants (spec 2.21).
+//
+// ferry_A launches on the host vectors (each launch maps its own data), ferry_B makes the data
+// resident first so the same launch moves nothing, ferry_C is the raw device-pointer form.
+// The launch covers [fpz, lpz] only, so vol is not write_only: its elements outside that range
+// belong to no thread and must come back unchanged.
+#include <span>
+#include <utility>
+
+#include <ferry/ferry.hpp>
+
+#include "kernels/apps/VOL3D.hpp"
+
+// Extended (host/device) lambdas need an enclosing function with external linkage, so the
+// helpers live in a named namespace rather than an unnamed one.
+namespace ferry_perf::apps::vol3d_ferry {
+
+/// Volume of the hexahedron whose lowest corner is node i, in ref_seq's operation order. P is
+/// a ferry::view (safe variants, bounds-checked in checked builds) or a raw pointer (ferry_C).
+template <class P>
+FERRY_HOST_DEVICE inline Real_type hex_volume(const P& x, const P& y, const P& z, ferry::index i,
+                                              ferry::index jp, ferry::index kp, Real_type vnormq) {
+  const ferry::index c0 = i, c1 = i + 1, c2 = i + jp, c3 = i + 1 + jp;
+  const ferry::index c4 = i + kp, c5 = i + 1 + kp, c6 = i + jp + kp, c7 = i + 1 + jp + kp;
+
+  const Real_type x71 = x[c7] - x[c1], x72 = x[c7] - x[c2], x74 = x[c7] - x[c4];
+  const Real_type x30 = x[c3] - x[c0], x50 = x[c5] - x[c0], x60 = x[c6] - x[c0];
+  const Real_type y71 = y[c7] - y[c1], y72 = y[c7] - y[c2], y74 = y[c7] - y[c4];
+  const Real_type y30 = y[c3] - y[c0], y50 = y[c5] - y[c0], y60 = y[c6] - y[c0];
+  const Real_type z71 = z[c7] - z[c1], z72 = z[c7] - z[c2], z74 = z[c7] - z[c4];
+  const Real_type z30 = z[c3] - z[c0], z50 = z[c5] - z[c0], z60 = z[c6] - z[c0];
+
+  Real_type v = (x71 + x60) * (y72 * z30 - z72 * y30) + (y71 + y60) * (z72 * x30 - x72 * z30) +
+                (z71 + z60) * (x72 * y30 - y72 * x30);
+  v += (x72 + x50) * (y74 * z60 - z74 * y60) + (y72 + y50) * (z74 * x60 - x74 * z60) +
+       (z72 + z50) * (x74 * y60 - y74 * x60);
+  v += (x74 + x30) * (y71 * z50 - z71 * y50) + (y74 + y30) * (z71 * x50 - x71 * z50) +
+       (z74 + z30) * (x71 * y50 - y71 * x50);
+  return v * vnormq;
+}
+
+/// One rep: one launch over [fpz, lpz]. Shared by ferry_A and ferry_B, which differ only in
+/// where the data lives.
+void rep(VOL3D& k) {
+  ferry::launch(
+      {.name = "VOL3D"}, ferry::range{k.m_fpz, k.m_lpz + 1},
+      [] FERRY_KERNEL(const ferry::index i, Real_type& vol, ferry::view<const Real_type> x,
+                      ferry::view<const Real_type> y, ferry::view<const Real_type> z,
+                      ferry::index jp, ferry::index kp,
+                      Real_type vnormq) { vol = hex_volume(x, y, z, i, jp, kp, vnormq); },
+      ferry::elementwise(k.m_vol), std::as_const(k.m_x), std::as_const(k.m_y), std::as_const(k.m_z),
+      k.m_jp, k.m_kp, k.m_vnormq);
+}
+
+void run_ferry_a(VOL3D& k, int reps, rep_timer& t) {
+  t.start();
+  for (int r = 0; r < reps; ++r) rep(k);
+  t.stop();
+}
+
+void run_ferry_b(VOL3D& k, int reps, rep_timer& t) {
+  auto x = ferry::preload(std::as_const(k.m_x));
+  auto y = ferry::preload(std::as_const(k.m_y));
+  auto z = ferry::preload(std::as_const(k.m_z));
+  auto vol = ferry::preload_mut(k.m_vol);
+  t.start();
+  for (int r = 0; r < reps; ++r) rep(k);
+  t.stop();
+  vol.release();
+  z.release();
+  y.release();
+  x.release();
+}
+
+void run_ferry_c(VOL3D& k, int reps, rep_timer& t) {
+  using ferry::unsafe::device_buffer;
+  const ferry::index fpz = k.m_fpz, lpz = k.m_lpz;
+  device_buffer<Real_type> x{std::span<const Real_type>(k.m_x)};
+  device_buffer<Real_type> y{std::span<const Real_type>(k.m_y)};
+  device_buffer<Real_type> z{std::span<const Real_type>(k.m_z)};
+  device_buffer<Real_type> vol{std::span<const Real_type>(k.m_vol)};
+  const ferry::unsafe::dim3 grid{ferry::unsafe::blocks_for(lpz + 1 - fpz, 256)}, block{256};
+
+  t.start();
+  for (int r = 0; r < reps; ++r) {
+    ferry::unsafe::launch(
+        grid, block,
+        [] FERRY_KERNEL(const ferry::unsafe::thread_index& th, Real_type* vol, const Real_type* x,
+                        const Real_type* y, const Real_type* z, ferry::index jp, ferry::index kp,
+                        Real_type vnormq, ferry::index fpz, ferry::index lpz) {
+          const ferry::index i = fpz + th.global_x();
+          if (i <= lpz) vol[i] = hex_volume(x, y, z, i, jp, kp, vnormq);
+        },
+        vol.get(), x.get(), y.get(), z.get(), k.m_jp, k.m_kp, k.m_vnormq, fpz, lpz);
+  }
+  t.stop();
+  vol.copy_to_host(k.m_vol);
+}
+
+}  // namespace ferry_perf::apps::vol3d_ferry
+
+namespace ferry_perf::apps {
+FERRY_PERF_VARIANT(VOL3D, ferry_A, vol3d_ferry::run_ferry_a);
+FERRY_PERF_VARIANT(VOL3D, ferry_B, vol3d_ferry::run_ferry_b);
+FERRY_PERF_VARIANT(VOL3D, ferry_C, vol3d_ferry::run_ferry_c);
+}  // namespace ferry_perf::apps
