@@ -146,14 +146,17 @@ TEST_P(residency_test, preload_mut_host_copy_updated_only_at_sync_and_release) {
   }
   auto w = ferry::preload_mut(y);
   add_one(y);
-  if (separate_memory(backend()))
+  if (separate_memory(backend())) {
     EXPECT_EQ(y, y0) << "a preload_mut's host copy changed before sync()";
-  else
+  } else {
     EXPECT_EQ(y, plus1);  // host-memory backends work on the host copy itself
+  }
   w.sync();
   EXPECT_EQ(y, plus1);
   add_one(y);
-  if (separate_memory(backend())) EXPECT_EQ(y, plus1);
+  if (separate_memory(backend())) {
+    EXPECT_EQ(y, plus1);
+  }
   w.release();
   EXPECT_EQ(y, plus2);
   EXPECT_FALSE(w.on_device());
@@ -166,7 +169,9 @@ TEST_P(residency_test, preload_mut_serves_launches_on_part_of_the_buffer) {
   {
     auto w = ferry::preload_mut(y);
     add_one(std::span<double>(y).subspan(10, 20));
-    if (separate_memory(backend())) EXPECT_EQ(ferry::stats().h2d.count, 1u);  // the preload only
+    if (separate_memory(backend())) {
+      EXPECT_EQ(ferry::stats().h2d.count, 1u);  // the preload only
+    }
   }
   EXPECT_EQ(y, ref);
 }
@@ -234,7 +239,9 @@ TEST_P(residency_test, array_moves_data_only_when_the_other_side_needs_it) {
   a[7] = 100.0;  // non-const access marks the host newer: the next launch copies a again
   ferry::reset_stats();
   twice_array(y, a);
-  if (sep) EXPECT_EQ(ferry::stats().h2d.count, 2u);  // y and a
+  if (sep) {
+    EXPECT_EQ(ferry::stats().h2d.count, 2u);  // y and a
+  }
   std::vector<double> ref(n, 18.0);
   ref[7] = 200.0;
   EXPECT_EQ(y, ref);
