@@ -215,7 +215,7 @@ void write_json(const std::string& path, const run_metadata& meta,
   doc["metadata"] = {{"date", meta.date},
                      {"backend", meta.backend},
                      {"device", meta.device},
-                     {"omp_threads", meta.omp_threads},
+                     {"threads", meta.omp_threads},
                      {"command_line", meta.command_line}};
   auto results = nlohmann::ordered_json::array();
   for (const auto& r : rs) {

@@ -20,6 +20,7 @@ namespace ferry_perf::apps {
 /// arrays are indexed i + j·m_jp over the padded mesh.
 class DEL_DOT_VEC_2D : public kernel_base {
  public:
+  /// Sets the static description: names, group, default size and reps, tolerance (spec 3).
   DEL_DOT_VEC_2D();
   /// Builds the 2D mesh for the target (default 1e6 → n = 1001); x = K(0) (#0), y = K(0) (#1),
   /// real_zones = K(−1) (#2), then positions 0.2·i, 0.1·j and the zone list; xdot = D (#3),

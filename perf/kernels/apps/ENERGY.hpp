@@ -23,6 +23,7 @@ namespace ferry_perf::apps {
 /// m_n elements.
 class ENERGY : public kernel_base {
  public:
+  /// Sets the static description: names, group, default size and reps, tolerance (spec 3).
   ENERGY();
   /// Sizes m_n = target (default 1e6) and initialises the data in the spec 2.20 order.
   void set_up(const run_params& p) override;

@@ -17,6 +17,7 @@ class FIR : public kernel_base {
   /// Number of filter taps.
   static constexpr Index_type coeff_len = 16;
 
+  /// Sets the static description: names, group, default size and reps, tolerance (spec 3).
   FIR();
   /// Sizes m_n = target (default 1e6); in = RV (#0, glibc rand after srand(4793)), out = K(0).
   void set_up(const run_params& p) override;

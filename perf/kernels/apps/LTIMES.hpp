@@ -17,6 +17,7 @@ namespace ferry_perf::apps {
 /// Apps_LTIMES: data as public members for the variants (ferry, CUDA) to read.
 class LTIMES : public kernel_base {
  public:
+  /// Sets the static description: names, group, default size and reps, tolerance (spec 3).
   LTIMES();
   /// Takes num_d/g/m from p (defaults 64/32/25), num_z = max(⌊(target + d·g/2)/(d·g)⌋, 1) with
   /// the default target 1e6, and initialises phi = K(0) (#0), ell = D (#1), psi = D (#2).

@@ -20,6 +20,7 @@ namespace ferry_perf::apps {
 /// Zonal arrays are indexed i + j·m_jp + k·m_kp and have m_array_length = lpz + 1 elements.
 class MATVEC_3D_STENCIL : public kernel_base {
  public:
+  /// Sets the static description: names, group, default size and reps, tolerance (spec 3).
   MATVEC_3D_STENCIL();
   /// Builds the 3D mesh for the target (default 1e6 → n = 101); b = K(0) (#0), x = D (#1),
   /// dbl..ccc = D (#2..#15, in the member order below), real_zones = K(−1) (#16) then the list.

@@ -16,6 +16,7 @@ namespace ferry_perf::apps {
 /// Apps_PRESSURE: data as public members for the variants (ferry, CUDA) to read.
 class PRESSURE : public kernel_base {
  public:
+  /// Sets the static description: names, group, default size and reps, tolerance (spec 3).
   PRESSURE();
   /// Sizes m_n = target (default 1e6) and initialises the data in the spec 2.19 order.
   void set_up(const run_params& p) override;

@@ -17,6 +17,7 @@ namespace ferry_perf::apps {
 /// are indexed i + j·m_jp + k·m_kp over the padded mesh (spec 2.21).
 class VOL3D : public kernel_base {
  public:
+  /// Sets the static description: names, group, default size and reps, tolerance (spec 3).
   VOL3D();
   /// Builds the 3D mesh for the target (default 1e6 → n = 101), x, y, z = K(0) (#0..#2) then
   /// positions 0.3·i, 0.2·j, 0.1·k; vol = K(0) (#3).
