@@ -2,8 +2,8 @@
 //
 // ferry_A launches on the host vectors (each launch maps its own data), ferry_B makes the data
 // resident first so the same launch moves nothing, ferry_C is the raw device-pointer form.
-// The launch covers [fpz, lpz] only, so vol is not write_only: its elements outside that range
-// belong to no thread and must come back unchanged.
+// vol is write_only: every thread overwrites its element. The launch covers [fpz, lpz] only;
+// ferry moves just that range, so the zeros outside it stay as they are on the host.
 #include <span>
 #include <utility>
 
@@ -48,8 +48,8 @@ void rep(VOL3D& k) {
                       ferry::view<const Real_type> y, ferry::view<const Real_type> z,
                       ferry::index jp, ferry::index kp,
                       Real_type vnormq) { vol = hex_volume(x, y, z, i, jp, kp, vnormq); },
-      ferry::elementwise(k.m_vol), std::as_const(k.m_x), std::as_const(k.m_y), std::as_const(k.m_z),
-      k.m_jp, k.m_kp, k.m_vnormq);
+      ferry::write_only(ferry::elementwise(k.m_vol)), std::as_const(k.m_x), std::as_const(k.m_y),
+      std::as_const(k.m_z), k.m_jp, k.m_kp, k.m_vnormq);
 }
 
 void run_ferry_a(VOL3D& k, int reps, rep_timer& t) {
