@@ -11,10 +11,13 @@
 // device before the timer and b back after it.
 #include <cuda_runtime.h>
 
+#include <chrono>
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "harness/transfer_stats.hpp"
 #include "kernels/apps/MATVEC_3D_STENCIL.hpp"
 
 namespace ferry_perf::apps {
@@ -28,6 +31,14 @@ void check_cuda(cudaError_t e, const char* call, const char* file, int line) {
     throw std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + call + ": " +
                              cudaGetErrorString(e));
   }
+}
+
+/// cudaMemcpy (synchronous) of one array, reported to the transfer table with its host wall time.
+void copy_and_record(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
+  const auto start = std::chrono::steady_clock::now();
+  FERRY_PERF_CUDA_CHECK(cudaMemcpy(dst, src, bytes, kind));
+  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+  record_baseline_transfer(kind == cudaMemcpyHostToDevice, bytes, elapsed.count());
 }
 
 /// The run's device arrays and stream, released when the run ends (also when it throws).
@@ -50,7 +61,7 @@ struct device_scope {
     void* p = nullptr;
     FERRY_PERF_CUDA_CHECK(cudaMalloc(&p, v.size() * sizeof(T)));
     arrays.push_back(p);
-    FERRY_PERF_CUDA_CHECK(cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
+    copy_and_record(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice);
     return static_cast<T*>(p);
   }
 };
@@ -59,7 +70,7 @@ struct device_scope {
 template <class T>
 void copy_out(std::vector<T>& v, const T* d) {
   if (v.empty()) return;
-  FERRY_PERF_CUDA_CHECK(cudaMemcpy(v.data(), d, v.size() * sizeof(T), cudaMemcpyDeviceToHost));
+  copy_and_record(v.data(), d, v.size() * sizeof(T), cudaMemcpyDeviceToHost);
 }
 
 constexpr int block_size = 256;
