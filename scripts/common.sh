@@ -70,3 +70,14 @@ find_nvcc() {
 
 # Seconds since the epoch, for step timings.
 now() { date +%s; }
+
+# Sets CPU_NOW to the CPU seconds (user + system) used so far by finished child processes of
+# this shell; with the wall time it shows how much of a step waited for cores. Call it as a plain
+# command, not in $(...): a subshell would count only its own children.
+cpu_now() {
+  local f
+  f=$(mktemp)
+  times >"$f" # second line: the children's user and system time, "XmY.YYYs XmY.YYYs"
+  CPU_NOW=$(awk 'NR == 2 { s = 0; for (i = 1; i <= 2; ++i) { split($i, a, /[ms]/); s += a[1] * 60 + a[2] } printf "%d", s }' "$f")
+  rm -f "$f"
+}

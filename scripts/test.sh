@@ -75,10 +75,22 @@ step() { # name command...
   fi
 }
 
+# Timing of the parts: wall and CPU seconds (on 2 cores a build's CPU time is up to twice its
+# wall time; much less means it waited for the machine).
+part_start() {
+  part_wall=$(now)
+  cpu_now
+  part_cpu=$CPU_NOW
+}
+part_end() { # label
+  cpu_now
+  timings+=("$1: $(($(now) - part_wall)) s wall, $((CPU_NOW - part_cpu)) s CPU")
+}
+
 ensure_packages "${FERRY_BUILD_PACKAGES[@]}"
 
 # --- 1. host build ---------------------------------------------------------------------------
-t0=$(now)
+part_start
 host_ok=0
 if step "configure (host)" configure_host_build &&
   say "building everything in build/ with $FERRY_JOBS jobs" &&
@@ -86,10 +98,10 @@ if step "configure (host)" configure_host_build &&
   host_ok=1
   run_ctest "$FERRY_BUILD" host "$@"
 fi
-timings+=("host build + tests: $(($(now) - t0)) s")
+part_end "host build + tests"
 
 # --- 2. packaging ----------------------------------------------------------------------------
-t0=$(now)
+part_start
 if ((host_ok)); then
   consumer_src="$FERRY_ROOT/examples/consumer"
   prefix="$FERRY_BUILD/install"
@@ -121,7 +133,7 @@ if ((host_ok)); then
 else
   warn "skipping the packaging checks: the host build failed"
 fi
-timings+=("packaging: $(($(now) - t0)) s")
+part_end packaging
 
 # --- 3. CUDA build (compile with nvcc, run on the host) ------------------------------------
 nvcc="$(find_nvcc)"
@@ -130,7 +142,7 @@ if [[ "${FERRY_TEST_CUDA:-1}" == 0 ]]; then
 elif [[ -z "$nvcc" ]]; then
   say "nvcc not found (PATH, /usr/local/cuda/bin): skipping the CUDA build"
 else
-  t0=$(now)
+  part_start
   cuda_build="$FERRY_ROOT/build-cuda"
   gen=()
   [[ -f "$cuda_build/CMakeCache.txt" ]] || gen=(-G Ninja)
@@ -146,7 +158,7 @@ else
     run_ctest "$cuda_build" "CUDA build (FERRY_BACKEND=openmp)" "$@"
   fi
   unset FERRY_BACKEND
-  timings+=("CUDA build + tests: $(($(now) - t0)) s")
+  part_end "CUDA build + tests"
 fi
 
 # --- summary ---------------------------------------------------------------------------------
