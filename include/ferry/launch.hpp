@@ -206,28 +206,35 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
 
   detail::record_launch(name, to_string(b), static_cast<std::int64_t>(space.size()));
   if (space.size() > 0) {
-    switch (b) {
-      case backend::serial:
-      case backend::checked: detail::execute_serial(space, kernel, bound, states); break;
-      case backend::openmp:
-        detail::execute_openmp(space, kernel, bound, states, [](state_tuple& x, const state_tuple& y) {
-          [&]<std::size_t... N>(std::index_sequence<N...>) {
-            (detail::fold_state<Space, std::tuple_element_t<N, std::tuple<A...>>>(std::get<N>(x),
-                                                                                  std::get<N>(y)),
-             ...);
-          }(std::index_sequence_for<A...>{});
-        });
-        break;
-      case backend::cuda:
+    try {
+      switch (b) {
+        case backend::serial:
+        case backend::checked: detail::execute_serial(space, kernel, bound, states); break;
+        case backend::openmp:
+          detail::execute_openmp(space, kernel, bound, states, [](state_tuple& x, const state_tuple& y) {
+            [&]<std::size_t... N>(std::index_sequence<N...>) {
+              (detail::fold_state<Space, std::tuple_element_t<N, std::tuple<A...>>>(std::get<N>(x),
+                                                                                    std::get<N>(y)),
+               ...);
+            }(std::index_sequence_for<A...>{});
+          });
+          break;
+        case backend::cuda:
 #if FERRY_ENABLE_CUDA && defined(__CUDACC__)
-        detail::cuda::execute<std::tuple<detail::fold_op_t<A>...>>(name, cfg.block, space, kernel,
-                                                                   bound, states);
-        break;
+          detail::cuda::execute<std::tuple<detail::fold_op_t<A>...>>(name, cfg.block, space, kernel,
+                                                                     bound, states);
+          break;
 #else
-        throw backend_error(name, "this translation unit was not compiled as CUDA, so its kernels "
-                                  "can run only on host backends (set FERRY_BACKEND=openmp, or "
-                                  "compile the file with nvcc / as a CUDA source)");
+          throw backend_error(name, "this translation unit was not compiled as CUDA, so its kernels "
+                                    "can run only on host backends (set FERRY_BACKEND=openmp, or "
+                                    "compile the file with nvcc / as a CUDA source)");
 #endif
+      }
+    } catch (const bounds_error& e) {
+      // A view does not know its launch (FERRY_CHECKED builds): name the kernel here, as every
+      // ferry error does.
+      if (!e.kernel().empty()) throw;
+      throw bounds_error(name, e.detail());
     }
   }
   mapping.finish();
