@@ -1,0 +1,78 @@
+// Proves backend selection: names round-trip through to_string / parse_backend; an unknown name
+// is a backend_error listing the valid ones; every host backend is compiled in and selectable;
+// a device backend that is missing from the build or has no device is a backend_error, never a
+// silent fallback to the host; the description names the hardware that runs.
+#include <string>
+
+#include "backend_param.hpp"
+
+namespace {
+
+using ferry_test::contains;
+
+TEST(backend_selection, names_round_trip) {
+  for (ferry::backend b : {ferry::backend::serial, ferry::backend::checked, ferry::backend::openmp,
+                           ferry::backend::cuda})
+    EXPECT_EQ(ferry::parse_backend(ferry::to_string(b)), b);
+  EXPECT_STREQ(ferry::to_string(ferry::backend::serial), "serial");
+  EXPECT_STREQ(ferry::to_string(ferry::backend::checked), "checked");
+  EXPECT_STREQ(ferry::to_string(ferry::backend::openmp), "openmp");
+  EXPECT_STREQ(ferry::to_string(ferry::backend::cuda), "cuda");
+}
+
+TEST(backend_selection, unknown_name_lists_valid_names) {
+  try {
+    (void)ferry::parse_backend("bogus");
+    FAIL() << "unknown backend accepted";
+  } catch (const ferry::backend_error& e) {
+    EXPECT_TRUE(contains(e.what(), "bogus"));
+    for (const char* name : {"serial", "checked", "openmp", "cuda"})
+      EXPECT_TRUE(contains(e.what(), name));
+  }
+  EXPECT_THROW((void)ferry::parse_backend(""), ferry::backend_error);
+  EXPECT_THROW((void)ferry::parse_backend("OpenMP"), ferry::backend_error);  // names are exact
+}
+
+TEST(backend_selection, host_backends_are_always_compiled_and_selectable) {
+  for (ferry::backend b :
+       {ferry::backend::serial, ferry::backend::checked, ferry::backend::openmp}) {
+    EXPECT_TRUE(ferry::backend_compiled(b));
+    ferry::set_backend(b);
+    EXPECT_EQ(ferry::current_backend(), b);
+    EXPECT_EQ(ferry::backend_name(), ferry::to_string(b));
+    const std::string d = ferry::device_description();
+    EXPECT_TRUE(contains(d, "host")) << d;
+  }
+}
+
+TEST(backend_selection, device_backend_missing_is_an_error_not_a_fallback) {
+  ferry::set_backend(ferry::backend::openmp);
+  if (!ferry::backend_compiled(ferry::backend::cuda)) {
+    try {
+      ferry::set_backend(ferry::backend::cuda);
+      FAIL() << "cuda selected in a build without it";
+    } catch (const ferry::backend_error& e) {
+      EXPECT_TRUE(contains(e.what(), "not compiled into this build"));
+    }
+    EXPECT_EQ(ferry::current_backend(), ferry::backend::openmp) << "a failed selection changed it";
+    return;
+  }
+  try {
+    ferry::set_backend(ferry::backend::cuda);
+    EXPECT_EQ(ferry::current_backend(), ferry::backend::cuda);  // a device is present
+    EXPECT_TRUE(contains(ferry::device_description(), "CUDA driver"))
+        << ferry::device_description();
+  } catch (const ferry::backend_error&) {
+    EXPECT_EQ(ferry::current_backend(), ferry::backend::openmp) << "a failed selection changed it";
+  }
+}
+
+TEST(backend_selection, parameterised_tests_cover_every_host_backend) {
+  const auto& list = ferry_test::usable_backends();
+  ASSERT_GE(list.size(), 3u);
+  EXPECT_EQ(list[0], ferry::backend::serial);
+  EXPECT_EQ(list[1], ferry::backend::checked);
+  EXPECT_EQ(list[2], ferry::backend::openmp);
+}
+
+}  // namespace
