@@ -21,9 +21,9 @@ namespace ferry_perf::apps::del_dot_vec_2d_ferry {
 /// div of zone z, in ref_seq's operation order. P is a ferry::view (safe variants,
 /// bounds-checked in checked builds) or a raw pointer (ferry_C).
 template <class P>
-FERRY_HOST_DEVICE inline Real_type zone_div(const P& x, const P& y, const P& fx, const P& fy,
-                                            ferry::index z, ferry::index jp, Real_type half,
-                                            Real_type ptiny) {
+FERRY_HOST_DEVICE FERRY_INLINE Real_type zone_div(const P& x, const P& y, const P& fx, const P& fy,
+                                                  ferry::index z, ferry::index jp, Real_type half,
+                                                  Real_type ptiny) {
   const ferry::index n4 = z, n1 = z + 1, n2 = z + 1 + jp, n3 = z + jp;
 
   const Real_type xi = half * (x[n1] + x[n2] - x[n3] - x[n4]);

@@ -17,8 +17,8 @@
 namespace ferry_perf::apps::energy_ferry {
 
 /// SSC of spec 2.20 for one element, in ref_seq's operation order.
-FERRY_HOST_DEVICE inline Real_type ssc(Real_type pbvc, Real_type bvc, Real_type e, Real_type p,
-                                       Real_type v, Real_type rho0) {
+FERRY_HOST_DEVICE FERRY_INLINE Real_type ssc(Real_type pbvc, Real_type bvc, Real_type e,
+                                             Real_type p, Real_type v, Real_type rho0) {
   const Real_type s = (pbvc * e + v * v * bvc * p) / rho0;
   return s <= 0.1111111e-36 ? 0.3333333e-18 : sqrt(s);
 }

@@ -18,8 +18,9 @@ namespace ferry_perf::apps::vol3d_ferry {
 /// Volume of the hexahedron whose lowest corner is node i, in ref_seq's operation order. P is
 /// a ferry::view (safe variants, bounds-checked in checked builds) or a raw pointer (ferry_C).
 template <class P>
-FERRY_HOST_DEVICE inline Real_type hex_volume(const P& x, const P& y, const P& z, ferry::index i,
-                                              ferry::index jp, ferry::index kp, Real_type vnormq) {
+FERRY_HOST_DEVICE FERRY_INLINE Real_type hex_volume(const P& x, const P& y, const P& z,
+                                                    ferry::index i, ferry::index jp,
+                                                    ferry::index kp, Real_type vnormq) {
   const ferry::index c0 = i, c1 = i + 1, c2 = i + jp, c3 = i + 1 + jp;
   const ferry::index c4 = i + kp, c5 = i + 1 + kp, c6 = i + jp + kp, c7 = i + 1 + jp + kp;
 
