@@ -131,8 +131,11 @@ class copy_pool {
   /// `threads` counts the caller: threads - 1 workers are started.
   explicit copy_pool(unsigned threads) : threads_(threads) {
     workers_.reserve(threads - 1);
+    // Each worker starts from the generation of now: a job published before the thread first
+    // runs must still count as new to it.
+    const std::uint32_t start = generation_.load(std::memory_order_relaxed);
     for (unsigned i = 1; i < threads; ++i) {
-      workers_.emplace_back([this, i] { work(i); });
+      workers_.emplace_back([this, i, start] { work(i, start); });
     }
   }
 
@@ -173,8 +176,7 @@ class copy_pool {
     if (end > begin) copy_bytes(dst_ + begin, src_ + begin, end - begin, kind_);
   }
 
-  void work(unsigned index) {
-    std::uint32_t seen = generation_.load(std::memory_order_acquire);
+  void work(unsigned index, std::uint32_t seen) {
     for (;;) {
       auto spin_start = std::chrono::steady_clock::now();
       unsigned spins = 0;
@@ -243,14 +245,31 @@ cudaMemoryType memory_type(const void* ptr) {
 // --- defaults ----------------------------------------------------------------------------------
 
 transfer_config transfer_config::defaults() {
+  // Measured on H200 (PCIe 5.0 x16, 16-core Xeon VM), perf/results/transfer-h200.csv; the
+  // reasoning is in perf/NOTES.md, "Transfers". Pinned cudaMemcpy there: 55 GB/s.
   transfer_config config{};
-  // All values: measured on H200, perf/results/transfer-h200.csv (see perf/NOTES.md, "Transfers").
+  // Sections "sweep" and "variant": 8 MiB chunks with 16 threads had the best worst case over
+  // 256 MiB and 1 GiB in both directions (48.8-53.2 GB/s); 16 MiB chunks were equal (kept 8: half
+  // the pinned memory); chunks of 2 MiB and less reached at most 33 GB/s at any thread count.
   config.chunk_bytes = 8 * mib;
+  // Section "sweep", 8 MiB transfers: 1 MiB chunks beat one 8 MiB chunk (worst
+  // direction 22.5 against 18.7 GB/s).
   config.min_chunk_bytes = 1 * mib;
-  config.target_chunks = 16;
+  // Section "sweep", 64 MiB transfers: 8 MiB chunks (42 / 49 GB/s H2D / D2H) were best, so a
+  // transfer is cut into 8 chunks until they reach min_chunk_bytes.
+  config.target_chunks = 8;
+  // Section "variant": 2 buffers lost a third (27-37 GB/s), 3 lost 4-7%; 4, 6 and 8 were equal.
   config.num_buffers = 4;
-  config.num_threads = 8;
-  config.direct_threshold_bytes = 256 * kib;
+  // Section "sweep": 16 threads beat 8 and 12 for D2H (49-53 against 30-44 GB/s at >= 256 MiB),
+  // whose host side writes pageable memory; capped at the hardware threads below.
+  config.num_threads = 16;
+  // Section "threshold": staging was faster than the driver's pageable path at every size
+  // measured, from 64 KiB (3.8 against 2.1 GB/s) up; below 64 KiB (unmeasured) the driver's
+  // path is kept.
+  config.direct_threshold_bytes = 64 * kib;
+  // Section "variant": non-temporal stores lost 8-16% at 1 GiB (44.7 against 53.1 GB/s H2D);
+  // OpenMP equalled the pool within noise, and the pool does not depend on the caller's
+  // OpenMP state (nested regions, OMP_NUM_THREADS).
   config.copy_kind = host_copy_kind::memcpy;
   config.executor = host_copy_executor::thread_pool;
   const unsigned hardware = std::thread::hardware_concurrency();
@@ -314,8 +333,9 @@ struct transfer_engine::impl {
       const std::size_t slices = slices_for(bytes, config.num_threads);
       auto* d = static_cast<char*>(dst);
       const auto* s = static_cast<const char*>(src);
-#pragma omp parallel for num_threads(static_cast<int>(slices)) schedule(static, 1)
-      for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(slices); ++i) {
+      const int team = static_cast<int>(slices);
+#pragma omp parallel for num_threads(team) schedule(static, 1)
+      for (int i = 0; i < team; ++i) {
         const std::size_t begin = slice_begin(bytes, slices, static_cast<std::size_t>(i));
         const std::size_t end = slice_begin(bytes, slices, static_cast<std::size_t>(i) + 1);
         if (end > begin) copy_bytes(d + begin, s + begin, end - begin, kind);
@@ -389,9 +409,10 @@ transfer_engine::transfer_engine(transfer_config config, int device)
     : impl_(std::make_unique<impl>()) {
   if (config.chunk_bytes == 0 || config.num_buffers == 0 || config.num_threads == 0 ||
       config.target_chunks == 0 || config.min_chunk_bytes > config.chunk_bytes) {
-    throw error("", "transfer_engine: invalid transfer_config (chunk_bytes, num_buffers, "
-                    "num_threads and target_chunks must be non-zero, min_chunk_bytes <= "
-                    "chunk_bytes)");
+    throw error("",
+                "transfer_engine: invalid transfer_config (chunk_bytes, num_buffers, "
+                "num_threads and target_chunks must be non-zero, min_chunk_bytes <= "
+                "chunk_bytes)");
   }
   if (device < 0) check(cudaGetDevice(&device), "cudaGetDevice");
   impl_->config = config;
@@ -400,9 +421,13 @@ transfer_engine::transfer_engine(transfer_config config, int device)
 
 transfer_engine::~transfer_engine() = default;
 
-const transfer_config& transfer_engine::config() const noexcept { return impl_->config; }
+const transfer_config& transfer_engine::config() const noexcept {
+  return impl_->config;
+}
 
-int transfer_engine::device() const noexcept { return impl_->device; }
+int transfer_engine::device() const noexcept {
+  return impl_->device;
+}
 
 std::size_t transfer_engine::pinned_bytes() const noexcept {
   std::lock_guard lock(impl_->mutex);

@@ -2,12 +2,13 @@
 //
 // Copies between ordinary (pageable) host memory, such as a std::vector's storage, and device
 // memory at close to the PCIe bandwidth of pinned memory. The CUDA driver's own path for pageable
-// memory stages through a small pinned buffer with one host thread (6-11 GB/s on the H200 machine,
-// against 51-55 GB/s from pinned memory), and cudaHostRegister per call costs about 61 ms per GiB,
-// so neither is used for large copies. Instead the engine owns a ring of pinned chunks and several
-// host threads: they copy chunk k into (or out of) pinned memory while the DMA engine moves chunk
-// k-1, so the host copy and the PCIe transfer overlap. perf/NOTES.md ("Transfers") gives the
-// predictions and measurements behind the design; perf/results/transfer-h200.csv the numbers.
+// memory stages through its pinned buffers with one host thread (6.5-15 GB/s on the H200 machine,
+// against 55 GB/s from pinned memory), and cudaHostRegister + unregister per call costs about
+// 56 ms per GiB, so neither is used for large copies. Instead the engine owns a ring of pinned
+// chunks and several host threads: they copy chunk k into (or out of) pinned memory while the DMA
+// engine moves the chunks before it, so the host copy and the PCIe transfer overlap (50-54 GB/s
+// from 256 MiB up, measured). perf/NOTES.md ("Transfers") gives the predictions and measurements
+// behind the design; perf/results/transfer-h200.csv the numbers.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -19,8 +20,10 @@ namespace ferry::cuda_detail {
 
 /// How a host thread moves its slice of a chunk.
 enum class host_copy_kind {
-  memcpy,    ///< std::memcpy (glibc picks the instructions).
-  streaming  ///< 16-byte loads and non-temporal (cache-bypassing) stores, then a store fence.
+  memcpy,  ///< std::memcpy (glibc picks the instructions).
+  /// 16-byte loads and non-temporal (cache-bypassing) stores, then a store fence. Measured
+  /// 8-16% slower on the H200 machine (plain stores can keep the ring in its 300 MiB L3).
+  streaming
 };
 
 /// Which threads perform the parallel host copies of the staging pipeline.
@@ -39,8 +42,9 @@ enum class transfer_route {
 /// Tunables of the staging pipeline.
 ///
 /// The values of defaults() were chosen from the microbenchmark perf/transfer/transfer_bench.cu,
-/// measured on an H200 (PCIe 5.0 x16, 16 CPU cores): perf/results/transfer-h200.csv, rows
-/// "engine_tuned" and the "sweep" and "variant" sections that led to them.
+/// measured on an H200 (PCIe 5.0 x16, 16 CPU cores): perf/results/transfer-h200.csv, sections
+/// "sweep", "variant" and "threshold"; rows "engine_tuned" measure these settings (each
+/// constant's source is noted in transfer.cu).
 struct transfer_config {
   /// Largest chunk, in bytes; also the size of each pinned ring buffer. Large transfers are cut
   /// into chunks of this size.
