@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ferry/core/config.hpp"
 #include "ferry/data/environment.hpp"
 
 namespace ferry {
