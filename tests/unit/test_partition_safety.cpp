@@ -199,9 +199,16 @@ TEST(partition_verifier, a_user_strategy_with_overlapping_runtime_stride) {
                ferry::partition_error);  // element 60.. uncovered
 }
 
-TEST_P(partition_safety, a_user_strategy_overlap_is_a_partition_error_on_checked) {
-  if (!is(ferry::backend::checked))
-    GTEST_SKIP() << "only the checked backend verifies user strategies at launch";
+/// Only the checked backend verifies (user) strategies at launch; the others trust them.
+class checked_partition : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ferry::set_backend(ferry::backend::checked);
+    ferry::reset_stats();
+  }
+};
+
+TEST_F(checked_partition, a_user_strategy_overlap_is_a_partition_error) {
   std::vector<double> v(64, 1.0);
   const std::vector<double> before = v;
   try {
@@ -249,9 +256,7 @@ TEST(partition_verifier, b_user_tiles_linearised_onto_1d_overlap_in_bounds) {
   EXPECT_EQ(ok.first_uncovered, -1);
 }
 
-TEST_P(partition_safety, b_user_tiles_overlap_is_a_partition_error_on_checked) {
-  if (!is(ferry::backend::checked))
-    GTEST_SKIP() << "only the checked backend verifies user strategies at launch";
+TEST_F(checked_partition, b_user_tiles_overlap_is_a_partition_error) {
   std::vector<double> v(tiles_ld * 4, 0.0);
   try {
     user_tiles_launch(v, ntiles, tiles_ld, tiles_ti, tiles_tj, tiles_per_row, false);
