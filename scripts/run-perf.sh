@@ -34,17 +34,27 @@ set -e
 ran=$(now)
 
 if [[ -s "$stem.csv" ]]; then
-  if python3 -c 'import matplotlib' >/dev/null 2>&1; then
-    MPLBACKEND=Agg python3 "$FERRY_ROOT/perf/scripts/plot.py" "$stem.csv" --out "$stem" ||
+  # Debian's python3-matplotlib belongs to /usr/bin/python3, which another python3 earlier in
+  # PATH (a virtual environment, pyenv) may hide.
+  py=""
+  for candidate in /usr/bin/python3 python3; do
+    if "$candidate" -c 'import matplotlib' >/dev/null 2>&1; then
+      py="$candidate"
+      break
+    fi
+  done
+  if [[ -n "$py" ]]; then
+    say "drawing charts with $py perf/scripts/plot.py"
+    MPLBACKEND=Agg "$py" "$FERRY_ROOT/perf/scripts/plot.py" "$stem.csv" --out "$stem" ||
       warn "plotting failed (the CSV and JSON are still there)"
   else
-    warn "python3-matplotlib is not available: no charts"
+    warn "no python3 with matplotlib found: no charts"
   fi
 fi
 
 say "build $((built - start)) s, run $((ran - built)) s; ferry-perf exit status $status"
 if [[ -e "$stem.csv" || -e "$stem.json" ]]; then
   say "results in ${results#"$FERRY_ROOT"/}/:"
-  for f in "$stem".*; do [[ -e "$f" ]] && printf '    %s\n' "${f#"$FERRY_ROOT"/}"; done
+  for f in "$stem"*; do [[ -e "$f" ]] && printf '    %s\n' "${f#"$FERRY_ROOT"/}"; done
 fi
 exit "$status"
