@@ -70,9 +70,6 @@ void copy_out(std::vector<T>& v, const T* d) {
   copy_and_record(v.data(), d, v.size() * sizeof(T), cudaMemcpyDeviceToHost);
 }
 
-constexpr int block_m = 32;
-constexpr int block_g = 4;
-constexpr int block_z = 2;
 /// Loads a kernel's code now: CUDA loads modules lazily, at the first launch, which would put
 /// the loading time into the first timed rep (ferry-perf runs no warm-up).
 template <class Kernel>
@@ -81,6 +78,9 @@ void load_kernel(Kernel* kernel) {
   FERRY_PERF_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
 }
 
+constexpr int block_m = 32;
+constexpr int block_g = 4;
+constexpr int block_z = 2;
 constexpr int block_size = block_m * block_g * block_z;
 static_assert(block_size == 256);
 
