@@ -16,7 +16,7 @@
 #   BINDIR  build directory of the CUDA build (default build-cuda-perf); ferry-perf,
 #           ferry-transfer-bench and d2d_bandwidth are looked up in BINDIR, BINDIR/perf and
 #           BINDIR/perf/transfer.
-#   OUTDIR  output directory (default $OUT if set, else perf/results/h200-<date>).
+#   OUTDIR  output directory (default $OUT if set, else perf/results/h200-<date> in the repository).
 # Build on the CPU machine first (from the repository root):
 #   cmake -S . -B build-cuda-perf -G Ninja -DFERRY_DEVICE_BACKEND=cuda \
 #     -DFERRY_BUILD_TESTS=OFF -DFERRY_BUILD_EXAMPLES=OFF
@@ -33,8 +33,12 @@
 # Exit status: 0 when every step ran and passed, 1 otherwise (details in the summary).
 set -uo pipefail
 
+script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo_root=$(cd "$script_dir/../.." && pwd)
 bindir=${1:-build-cuda-perf}
-default_out=perf/results/h200-$(date +%Y%m%d-%H%M%S)
+# A relative BINDIR that is not under the current directory is taken from the repository root.
+[[ -d $bindir || $bindir == /* ]] || bindir=$repo_root/$bindir
+default_out=$repo_root/perf/results/h200-$(date +%Y%m%d-%H%M%S)
 outdir=${2:-${OUT:-$default_out}}
 variants=${FERRY_PERF_VARIANTS:-ref_seq,base_cuda,ferry_A,ferry_B,ferry_C}
 read -r -a perf_args <<<"${FERRY_PERF_ARGS:-}"
@@ -139,8 +143,8 @@ sysfile=$outdir/system.txt
   echo "FERRY_BACKEND: ${FERRY_BACKEND:-<unset: build default>}"
   echo "CUDA_MODULE_LOADING: $CUDA_MODULE_LOADING"
   echo "ferry-perf variants: $variants; extra args: ${FERRY_PERF_ARGS:-none}"
-  if command -v git >/dev/null 2>&1 && git rev-parse --git-dir >/dev/null 2>&1; then
-    echo "git: $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet 2>/dev/null || echo ' (modified)')"
+  if command -v git >/dev/null 2>&1 && git -C "$repo_root" rev-parse --git-dir >/dev/null 2>&1; then
+    echo "git: $(git -C "$repo_root" rev-parse --short HEAD 2>/dev/null)$(git -C "$repo_root" diff --quiet 2>/dev/null || echo ' (modified)')"
   fi
 } | tee "$sysfile"
 gpu_line=unknown
@@ -170,13 +174,13 @@ fi
 
 # --- 2. device-to-device copy bandwidth ---------------------------------------------------------
 note "2. device-to-device copy bandwidth"
-if [[ -z $d2d_bin ]] && command -v nvcc >/dev/null 2>&1 && [[ -f perf/scripts/d2d_bandwidth.cu ]]; then
+if [[ -z $d2d_bin ]] && command -v nvcc >/dev/null 2>&1 && [[ -f $script_dir/d2d_bandwidth.cu ]]; then
   # Not brought along: build it here (about half a minute) rather than lose the measurement.
   tmpbin=$(mktemp -d)
   trap 'rm -rf "$tmpbin"' EXIT
   lim=$(limit_for 120 300)
   if run_step "d2d build" "$lim" "$outdir/d2d-build.log" \
-    nvcc -O3 -std=c++17 -arch=sm_90 -o "$tmpbin/d2d_bandwidth" perf/scripts/d2d_bandwidth.cu; then
+    nvcc -O3 -std=c++17 -arch=sm_90 -o "$tmpbin/d2d_bandwidth" "$script_dir/d2d_bandwidth.cu"; then
     d2d_bin=$tmpbin/d2d_bandwidth
   fi
 fi
@@ -272,26 +276,41 @@ if [[ -s $outdir/d2d-h200.csv ]]; then
 fi
 
 if [[ -s $outdir/transfer-h200.log ]]; then
-  printf '\nferry-transfer-bench (last lines; full table in transfer-h200.csv):\n'
-  tail -n 12 "$outdir/transfer-h200.log" | sed 's/^/  /'
+  printf '\nferry-transfer-bench (full results in transfer-h200.csv):\n'
+  if grep -q '^compiled defaults:' "$outdir/transfer-h200.log"; then
+    sed -n '/^compiled defaults:/,$p' "$outdir/transfer-h200.log" | head -n 40 | sed 's/^/  /'
+  else
+    tail -n 5 "$outdir/transfer-h200.log" | sed 's/^/  /'
+  fi
 fi
 
 if [[ -s $transfer_csv ]] && head -1 "$transfer_csv" | grep -q 'h2d_bytes'; then
-  printf '\nTransfers per run (all reps; MB = 1e6 B; ms = host wall time of the copies):\n'
+  printf '\nHost<->device transfers per run, H2D + D2H over all reps: MB (1e6 B) / ms of copies\n'
   awk "$csv_awk_lib"'
     NR == 1 { for (i = csvsplit($0, h); i > 0; i--) col[h[i]] = i; next }
     {
       csvsplit($0, f)
-      if (f[col["variant"]] == "ref_seq" || f[col["variant"]] == "base_omp") next
-      k = f[col["kernel"]]; sub(/^[A-Za-z]+_/, "", k)
-      printf "  %-18s %-9s %6s x %9.1f MB %8.2f ms   %6s x %9.1f MB %8.2f ms %8s\n", k,
-             f[col["variant"]], f[col["h2d_count"]], f[col["h2d_bytes"]] / 1e6, f[col["h2d_ms"]],
-             f[col["d2h_count"]], f[col["d2h_bytes"]] / 1e6, f[col["d2h_ms"]],
-             ("avoided_count" in col && f[col["avoided_count"]] != "") ? f[col["avoided_count"]] : "-"
-    }' "$transfer_csv" | {
-    printf '  %-18s %-9s %28s   %28s %8s\n' kernel variant "host->device" "device->host" avoided
-    cat
-  }
+      k = f[col["kernel"]]; sub(/^[A-Za-z]+_/, "", k); v = f[col["variant"]]
+      if (!(k in seen)) { seen[k] = 1; order[++nk] = k }
+      mb[k, v] = (f[col["h2d_bytes"]] + f[col["d2h_bytes"]]) / 1e6
+      ms[k, v] = f[col["h2d_ms"]] + f[col["d2h_ms"]]
+      has[k, v] = 1
+    }
+    END {
+      nv = split("base_cuda ferry_A ferry_B ferry_C", vs, " ")
+      printf "  %-18s", "kernel"
+      for (j = 1; j <= nv; j++) printf "%22s", vs[j]
+      printf "\n"
+      for (i = 1; i <= nk; i++) {
+        printf "  %-18s", order[i]
+        for (j = 1; j <= nv; j++) {
+          if ((order[i], vs[j]) in has) cell = sprintf("%.1f / %.1f", mb[order[i], vs[j]], ms[order[i], vs[j]])
+          else cell = "-"
+          printf "%22s", cell
+        }
+        printf "\n"
+      }
+    }' "$transfer_csv"
 fi
 
 if [[ -s $outdir/apps-h200.log ]] && grep -q '^ferry-perf results' "$outdir/apps-h200.log"; then
