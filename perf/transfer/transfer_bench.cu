@@ -1,16 +1,20 @@
 // ferry-transfer-bench: host<->device copy bandwidth of the ways ferry could move pageable data.
 //
-// For each size and both directions it times: the driver's pageable path (cudaMemcpyAsync from a
-// std::vector), pinned memory (the upper bound), cudaHostRegister + copy + unregister per call,
-// one registration reused by every copy, a sweep of staging-pipeline settings, and
-// ferry::cuda_detail::transfer_engine with its compiled defaults and with the settings the sweep
-// picked. Every result is checked by copying back and comparing bytes with the source.
+// For each size (1, 8, 64, 256, 1024 MiB) and both directions it times: the driver's pageable path
+// (cudaMemcpyAsync from a std::vector), pinned memory (the upper bound), one cudaHostRegister
+// reused by every copy, and ferry::cuda_detail::transfer_engine with the first schedule
+// ("engine_old": about 8 equal chunks, one chunk at a time) and with its compiled defaults
+// ("engine_new": chunk ramp at the host-copy end, workers running ahead), side by side. Then,
+// at 8 / 64 / 256 MiB, settings around the new defaults (each change alone: ramp off, run-ahead
+// off, ramp at both ends, first chunk, chunk size, threads), chunked DMAs from pinned memory
+// without host copies (is a small chunk's DMA slower by itself?), and repeats of old and new.
+// Every result is checked byte for byte (H2D: read back; D2H: the host buffer).
 //
 // Usage: ferry-transfer-bench [--csv FILE] [--max-mib N] [--quick] [--time-limit SECONDS]
 //   --csv FILE        write every row (and the machine description, as # lines) to FILE
 //   --max-mib N       largest size, MiB (default 1024); buffers are this large
-//   --quick           fewer repetitions and a smaller sweep (a smoke test)
-//   --time-limit S    skip the remaining sweep sections once S seconds have passed (default 200)
+//   --quick           fewer repetitions (a smoke test)
+//   --time-limit S    skip the remaining optional sections once S seconds have passed (default 150)
 #include "ferry/backend/cuda/transfer.hpp"
 
 #include <cuda_runtime.h>
@@ -31,6 +35,7 @@
 
 namespace {
 
+using ferry::cuda_detail::chunk_ramp;
 using ferry::cuda_detail::host_copy_executor;
 using ferry::cuda_detail::host_copy_kind;
 using ferry::cuda_detail::transfer_config;
@@ -68,6 +73,9 @@ const char* name_of(host_copy_kind kind) {
 }
 const char* name_of(host_copy_executor executor) {
   return executor == host_copy_executor::thread_pool ? "pool" : "openmp";
+}
+const char* name_of(chunk_ramp ramp) {
+  return ramp == chunk_ramp::none ? "none" : ramp == chunk_ramp::host_end ? "host_end" : "both";
 }
 
 std::string size_label(std::size_t bytes) {
@@ -109,23 +117,27 @@ class csv_writer {
   void header() {
     if (!out_.is_open()) return;
     out_ << "section,method,direction,size_bytes,size_mib,chunk_mib,min_chunk_mib,target_chunks,"
-            "buffers,threads,copy_kind,executor,threshold_kib,reps,median_gbps,min_gbps,"
+            "buffers,threads,copy_kind,executor,threshold_kib,ramp,ramp_first_mib,run_ahead,reps,"
+            "median_gbps,min_gbps,"
             "max_gbps,median_ms,first_call_ms,extra_ms,verified,note\n";
   }
   void write(const row& r) {
     if (!out_.is_open()) return;
-    char text[512];
+    char text[640];
     const transfer_config* c = r.config;
     std::snprintf(
         text, sizeof text,
-        "%s,%s,%s,%zu,%.4f,%.4f,%.4f,%zu,%u,%u,%s,%s,%.0f,%d,%.3f,%.3f,%.3f,%.4f,%.3f,%.3f,%s,",
+        "%s,%s,%s,%zu,%.4f,%.4f,%.4f,%zu,%u,%u,%s,%s,%.0f,%s,%.4f,%s,%d,%.3f,%.3f,%.3f,%.4f,%.3f,"
+        "%.3f,%s,",
         r.section.c_str(), r.method.c_str(), name_of(r.dir), r.bytes,
         static_cast<double>(r.bytes) / mib, c ? static_cast<double>(c->chunk_bytes) / mib : 0.0,
         c ? static_cast<double>(c->min_chunk_bytes) / mib : 0.0, c ? c->target_chunks : 0,
         c ? c->num_buffers : 0, c ? c->num_threads : 0, c ? name_of(c->copy_kind) : "",
         c ? name_of(c->executor) : "",
-        c ? static_cast<double>(c->direct_threshold_bytes) / kib : 0.0, r.reps, r.median_gbps,
-        r.min_gbps, r.max_gbps, r.median_ms, r.first_ms, r.extra_ms, r.verified ? "yes" : "NO");
+        c ? static_cast<double>(c->direct_threshold_bytes) / kib : 0.0, c ? name_of(c->ramp) : "",
+        c ? static_cast<double>(c->ramp_first_bytes) / mib : 0.0,
+        c ? (c->run_ahead ? "yes" : "no") : "", r.reps, r.median_gbps, r.min_gbps, r.max_gbps,
+        r.median_ms, r.first_ms, r.extra_ms, r.verified ? "yes" : "NO");
     out_ << text << r.note << '\n' << std::flush;
   }
 
@@ -283,7 +295,13 @@ void run_engine(context& ctx, const std::string& section, const std::string& met
                   engine_copy(ctx, engine, dir), &config);
   r.note = route_name(engine, host, bytes);
   if (engine.route(host, bytes) == ferry::cuda_detail::transfer_route::staged) {
-    r.note += " chunk_mib=" + std::to_string(static_cast<double>(engine.chunk_for(bytes)) / mib);
+    const std::vector<std::size_t> chunks = engine.schedule(bytes, dir == direction::h2d);
+    char text[160];
+    std::snprintf(text, sizeof text, " chunks=%zu first_mib=%g max_mib=%g last_mib=%g",
+                  chunks.size(), static_cast<double>(chunks.front()) / mib,
+                  static_cast<double>(*std::max_element(chunks.begin(), chunks.end())) / mib,
+                  static_cast<double>(chunks.back()) / mib);
+    r.note += text;
   }
   record(ctx, std::move(r));
 }
@@ -298,23 +316,6 @@ void run_baselines(context& ctx, direction dir, std::size_t bytes) {
   record(ctx, measure(ctx, "main", "pinned_memcpy", dir, bytes, reps,
                       h2d ? ctx.pinned_src : ctx.pinned_dst, plain_copy(ctx, dir)));
 
-  // Register, copy, unregister in every call; extra_ms: median register + unregister time.
-  std::vector<double> register_ms;
-  auto per_call = [&ctx, dir, &register_ms](char* dev, char* host, std::size_t n) {
-    auto start = clock_type::now();
-    check(cudaHostRegister(host, n, cudaHostRegisterDefault), "cudaHostRegister");
-    double spent = seconds_since(start);
-    plain_copy(ctx, dir)(dev, host, n);
-    check(cudaStreamSynchronize(ctx.stream), "cudaStreamSynchronize");
-    start = clock_type::now();
-    check(cudaHostUnregister(host), "cudaHostUnregister");
-    register_ms.push_back((spent + seconds_since(start)) * 1e3);
-  };
-  row r = measure(ctx, "main", "register_per_call", dir, bytes, reps, pageable, per_call);
-  r.extra_ms = median(register_ms);
-  r.note = "extra_ms=register+unregister";
-  record(ctx, std::move(r));
-
   // Register the span the repetitions use once, then copy (copy time only); extra_ms: the
   // one-time registration.
   const std::size_t regions = std::max<std::size_t>(1, ctx.total / bytes);
@@ -323,7 +324,7 @@ void run_baselines(context& ctx, direction dir, std::size_t bytes) {
   auto start = clock_type::now();
   check(cudaHostRegister(pageable, span, cudaHostRegisterDefault), "cudaHostRegister");
   const double register_once_ms = seconds_since(start) * 1e3;
-  r = measure(ctx, "main", "register_cached", dir, bytes, reps, pageable, plain_copy(ctx, dir));
+  row r = measure(ctx, "main", "register_cached", dir, bytes, reps, pageable, plain_copy(ctx, dir));
   start = clock_type::now();
   check(cudaHostUnregister(pageable), "cudaHostUnregister");
   const double unregister_ms = seconds_since(start) * 1e3;
@@ -335,96 +336,40 @@ void run_baselines(context& ctx, direction dir, std::size_t bytes) {
   record(ctx, std::move(r));
 }
 
-/// Host-only copy bandwidth with `threads` threads (no DMA running): what the staging pipeline's
-/// host side can reach at best. H2D: pageable -> pinned; D2H: pinned -> pageable.
-void run_host_copy(context& ctx, direction dir, unsigned threads) {
-  const bool h2d = dir == direction::h2d;
-  const char* from = h2d ? ctx.pageable_src() : ctx.pinned_src;
-  char* to = h2d ? ctx.pinned_dst : ctx.pageable_dst();
-  const std::size_t bytes = ctx.total;
-  auto copy_all = [&] {
-    std::vector<std::thread> team;
-    const std::size_t slice = (bytes / threads + 4095) / 4096 * 4096;
-    for (unsigned t = 0; t < threads; ++t) {
-      const std::size_t begin = std::min(bytes, slice * t);
-      const std::size_t end = std::min(bytes, slice * (t + 1));
-      team.emplace_back([=] { std::memcpy(to + begin, from + begin, end - begin); });
+/// Chunked DMAs from pinned memory, no host copies: `chunk`-byte cudaMemcpyAsync calls, each
+/// followed by a cudaEventRecord, as the engine issues them (the DMA side of the pipeline alone).
+copy_fn pinned_chunked_copy(context& ctx, direction dir, std::size_t chunk, cudaEvent_t event) {
+  return [&ctx, dir, chunk, event](char* dev, char* host, std::size_t bytes) {
+    for (std::size_t offset = 0; offset < bytes; offset += chunk) {
+      const std::size_t length = std::min(chunk, bytes - offset);
+      plain_copy(ctx, dir)(dev + offset, host + offset, length);
+      check(cudaEventRecord(event, ctx.stream), "cudaEventRecord");
     }
-    for (auto& thread : team) thread.join();
   };
-  row r;
-  r.section = "hostcopy";
-  r.method = "host_memcpy_t" + std::to_string(threads);
-  r.dir = dir;
-  r.bytes = bytes;
-  r.reps = ctx.quick ? 1 : 3;
-  std::memset(to, 0xFF, bytes);
-  auto start = clock_type::now();
-  copy_all();
-  r.first_ms = seconds_since(start) * 1e3;
-  std::vector<double> times;
-  for (int k = 0; k < r.reps; ++k) {
-    start = clock_type::now();
-    copy_all();
-    times.push_back(seconds_since(start));
-  }
-  r.verified = std::memcmp(to, ctx.ref(), bytes) == 0;
-  r.median_ms = median(times) * 1e3;
-  r.median_gbps = static_cast<double>(bytes) / median(times) / 1e9;
-  r.min_gbps = static_cast<double>(bytes) / *std::max_element(times.begin(), times.end()) / 1e9;
-  r.max_gbps = static_cast<double>(bytes) / *std::min_element(times.begin(), times.end()) / 1e9;
-  r.note = "no DMA; bytes copied per second";
-  record(ctx, std::move(r));
 }
 
 // --- choosing the settings -------------------------------------------------------------------
-
-/// The lowest median GB/s over the rows of `section` and `method` whose size is in `sizes`, over
-/// both directions (a setting is as good as its worst case); -1 if a row is missing or wrong.
-double score(const context& ctx, const std::string& section, const std::string& method,
-             const std::vector<std::size_t>& sizes) {
-  double worst = 1e30;
-  int found = 0;
-  for (const row& r : ctx.rows) {
-    if (r.section != section || r.method != method) continue;
-    if (std::find(sizes.begin(), sizes.end(), r.bytes) == sizes.end()) continue;
-    if (!r.verified) return -1;
-    worst = std::min(worst, r.median_gbps);
-    ++found;
-  }
-  return found == static_cast<int>(2 * sizes.size()) ? worst : -1;
-}
 
 std::string describe(const transfer_config& c) {
   char text[256];
   std::snprintf(text, sizeof text,
                 "chunk=%gMiB min_chunk=%gMiB target_chunks=%zu buffers=%u threads=%u copy=%s "
-                "executor=%s threshold=%gKiB",
+                "executor=%s threshold=%gKiB ramp=%s ramp_first=%gMiB run_ahead=%s",
                 static_cast<double>(c.chunk_bytes) / mib,
                 static_cast<double>(c.min_chunk_bytes) / mib, c.target_chunks, c.num_buffers,
                 c.num_threads, name_of(c.copy_kind), name_of(c.executor),
-                static_cast<double>(c.direct_threshold_bytes) / kib);
+                static_cast<double>(c.direct_threshold_bytes) / kib, name_of(c.ramp),
+                static_cast<double>(c.ramp_first_bytes) / mib, c.run_ahead ? "yes" : "no");
   return text;
 }
 
-transfer_config fixed_chunk(std::size_t chunk, unsigned threads, unsigned buffers) {
+/// The schedule measured first (commit "CUDA transfer engine: pinned staging pipeline"): about 8
+/// equal chunks of 1-8 MiB, and every thread finishes a chunk before anything else happens.
+transfer_config old_schedule() {
   transfer_config c = transfer_config::defaults();
-  c.chunk_bytes = chunk;
-  c.min_chunk_bytes = chunk;
-  c.target_chunks = 1;
-  c.num_buffers = buffers;
-  c.num_threads = threads;
-  c.direct_threshold_bytes = 0;
-  c.copy_kind = host_copy_kind::memcpy;
-  c.executor = host_copy_executor::thread_pool;
+  c.ramp = chunk_ramp::none;
+  c.run_ahead = false;
   return c;
-}
-
-std::string sweep_name(const transfer_config& c) {
-  char text[96];
-  std::snprintf(text, sizeof text, "stage_c%g_t%u_b%u", static_cast<double>(c.chunk_bytes) / mib,
-                c.num_threads, c.num_buffers);
-  return text;
 }
 
 std::string popen_line(const char* command) {
@@ -455,9 +400,15 @@ std::string cpu_model() {
 
 void print_table(const context& ctx, const std::vector<std::size_t>& sizes) {
   const std::vector<std::pair<std::string, std::string>> methods = {
-      {"main", "pageable_memcpy"}, {"main", "pinned_memcpy"},  {"main", "register_per_call"},
-      {"main", "register_cached"}, {"main", "engine_default"}, {"tuned", "engine_tuned"},
-      {"repeat", "engine_tuned"},  {"repeat", "pinned_memcpy"}};
+      {"main", "pageable_memcpy"},     {"main", "pinned_memcpy"},
+      {"main", "register_cached"},     {"main", "engine_old"},
+      {"main", "engine_new"},          {"repeat", "engine_old"},
+      {"repeat", "engine_new"},        {"sweep", "ramp_none"},
+      {"sweep", "run_ahead_off"},      {"sweep", "ramp_both"},
+      {"sweep", "first_0.5M"},         {"sweep", "first_2M"},
+      {"sweep", "chunk_4M"},           {"sweep", "chunk_16M"},
+      {"sweep", "threads_8"},          {"sweep", "threads_12"},
+      {"dma_only", "pinned_chunk_1M"}, {"dma_only", "pinned_chunk_8M"}};
   for (direction dir : {direction::h2d, direction::d2h}) {
     std::printf("\n%s GB/s (median)%*s", name_of(dir), 12, "");
     for (std::size_t s : sizes) std::printf("%9s", size_label(s).c_str());
@@ -495,7 +446,7 @@ void print_table(const context& ctx, const std::vector<std::size_t>& sizes) {
 int run(int argc, char** argv) {
   std::string csv_path;
   std::size_t max_mib = 1024;
-  double time_limit = 200;
+  double time_limit = 150;
   bool quick = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -581,168 +532,75 @@ int run(int argc, char** argv) {
   auto out_of_time = [&] { return seconds_since(run_start) > time_limit; };
   const std::vector<direction> directions = {direction::h2d, direction::d2h};
 
-  // 1. Baselines and the engine as compiled.
+  // 1. Baselines, the old schedule and the new defaults, side by side.
   const transfer_config compiled = transfer_config::defaults();
+  const transfer_config old = old_schedule();
   for (std::size_t s : sizes) {
     for (direction dir : directions) {
       run_baselines(ctx, dir, s);
-      run_engine(ctx, "main", "engine_default", compiled, dir, s, false);
+      run_engine(ctx, "main", "engine_old", old, dir, s, false);
+      run_engine(ctx, "main", "engine_new", compiled, dir, s, false);
     }
   }
 
-  // Host-only copy bandwidth by thread count.
-  for (unsigned t : {1u, 2u, 4u, 8u, 12u, 16u}) {
-    if (t > std::max(1u, std::thread::hardware_concurrency())) continue;
-    for (direction dir : directions) run_host_copy(ctx, dir, t);
-  }
-
-  // 2. Sweep: fixed chunk size x host threads, 4 buffers, memcpy, thread pool.
-  const std::vector<std::size_t> sweep_sizes = pick({8 * mib, 64 * mib, 256 * mib, largest});
-  const std::vector<std::size_t> large_sizes = pick({256 * mib, largest});
-  const std::vector<std::size_t> mid_sizes = pick({64 * mib});
-  const std::vector<std::size_t> small_sizes = pick({8 * mib});
-  std::vector<std::size_t> chunks = {512 * kib, 1 * mib, 2 * mib, 4 * mib, 8 * mib, 16 * mib};
-  std::vector<unsigned> thread_counts = {4, 8, 12, 16};
-  if (quick) {
-    chunks = {1 * mib, 4 * mib};
-    thread_counts = {2, 4};
-  }
-  std::vector<transfer_config> sweep;
-  for (std::size_t c : chunks) {
-    for (unsigned t : thread_counts) sweep.push_back(fixed_chunk(c, t, 4));
-  }
-  for (unsigned t : {1u, 2u}) {
-    for (std::size_t c : {2 * mib, 8 * mib}) sweep.push_back(fixed_chunk(c, t, 4));
-  }
-  for (const transfer_config& c : sweep) {
-    if (out_of_time()) break;
+  // 2. One change at a time around the new defaults, where the schedule matters.
+  const std::vector<std::size_t> sweep_sizes = pick({8 * mib, 64 * mib, 256 * mib});
+  std::vector<std::pair<std::string, transfer_config>> sweep;
+  auto variant = [&](const std::string& name, auto change) {
+    transfer_config c = compiled;
+    change(c);
+    sweep.emplace_back(name, c);
+  };
+  variant("ramp_none", [](transfer_config& c) { c.ramp = chunk_ramp::none; });
+  variant("run_ahead_off", [](transfer_config& c) { c.run_ahead = false; });
+  variant("ramp_both", [](transfer_config& c) { c.ramp = chunk_ramp::both; });
+  variant("first_0.5M", [](transfer_config& c) { c.ramp_first_bytes = 512 * kib; });
+  variant("first_2M", [](transfer_config& c) { c.ramp_first_bytes = 2 * mib; });
+  variant("chunk_4M", [](transfer_config& c) { c.chunk_bytes = 4 * mib; });
+  variant("chunk_16M", [](transfer_config& c) { c.chunk_bytes = 16 * mib; });
+  variant("threads_8", [](transfer_config& c) { c.num_threads = std::min(c.num_threads, 8u); });
+  variant("threads_12", [](transfer_config& c) { c.num_threads = std::min(c.num_threads, 12u); });
+  for (const auto& [name, c] : sweep) {
+    csv.comment("sweep " + name + ": " + describe(c));
     for (std::size_t s : sweep_sizes) {
-      if (c.num_threads <= 2 && s != mid_sizes[0] && s != largest) continue;
-      for (direction dir : directions) run_engine(ctx, "sweep", sweep_name(c), c, dir, s, true);
+      if (out_of_time()) break;
+      for (direction dir : directions) run_engine(ctx, "sweep", name, c, dir, s, true);
     }
   }
 
-  // Pick: threads and largest chunk by the worst case over the large sizes; the chunk for 64 MiB
-  // and 8 MiB transfers (with those threads) set target_chunks and min_chunk.
-  transfer_config best = compiled;
+  // 3. The DMA side alone: chunked copies from pinned memory with an event after each chunk.
   {
-    double best_large = -1;
-    for (const transfer_config& c : sweep) {
-      const double sc = score(ctx, "sweep", sweep_name(c), large_sizes);
-      if (sc > best_large) {
-        best_large = sc;
-        best = c;
-      }
-    }
-    auto best_chunk_at = [&](const std::vector<std::size_t>& at) {
-      std::size_t chunk = best.chunk_bytes;
-      double top = -1;
-      for (const transfer_config& c : sweep) {
-        if (c.num_threads != best.num_threads) continue;
-        const double sc = score(ctx, "sweep", sweep_name(c), at);
-        if (sc > top) {
-          top = sc;
-          chunk = c.chunk_bytes;
+    cudaEvent_t event = nullptr;
+    check(cudaEventCreateWithFlags(&event, cudaEventDisableTiming), "cudaEventCreate");
+    for (std::size_t chunk : {1 * mib, 8 * mib}) {
+      for (std::size_t s : pick({8 * mib, 64 * mib})) {
+        if (out_of_time()) break;
+        for (direction dir : directions) {
+          row r = measure(ctx, "dma_only", chunk == mib ? "pinned_chunk_1M" : "pinned_chunk_8M",
+                          dir, s, reps_for(ctx, s, false),
+                          dir == direction::h2d ? ctx.pinned_src : ctx.pinned_dst,
+                          pinned_chunked_copy(ctx, dir, chunk, event));
+          r.note = "no host copy; one cudaMemcpyAsync + cudaEventRecord per chunk";
+          record(ctx, std::move(r));
         }
       }
-      return std::min(chunk, best.chunk_bytes);
-    };
-    const std::size_t chunk_mid = best_chunk_at(mid_sizes);
-    const std::size_t chunk_small = best_chunk_at(small_sizes);
-    best.target_chunks = std::clamp<std::size_t>(mid_sizes[0] / chunk_mid, 1, 256);
-    best.min_chunk_bytes = std::min(chunk_small, chunk_mid);
-    best.direct_threshold_bytes = 0;
-    std::printf("\nsweep pick: %s (worst large-size GB/s %.2f)\n", describe(best).c_str(),
-                best_large);
+    }
+    check(cudaEventDestroy(event), "cudaEventDestroy");
   }
 
-  // 3. Variants around the pick: ring depth, copy instructions, executor.
-  const std::vector<std::size_t> variant_sizes = pick({64 * mib, largest});
-  auto run_variant = [&](const transfer_config& c, const std::string& name) {
-    for (std::size_t s : variant_sizes) {
-      for (direction dir : directions) run_engine(ctx, "variant", name, c, dir, s, true);
-    }
-    return score(ctx, "variant", name, variant_sizes);
-  };
-  if (!out_of_time()) {
-    transfer_config base = best;
-    double base_score = run_variant(base, "base");
-    for (unsigned buffers : {2u, 3u, 6u, 8u}) {
-      if (out_of_time()) break;
-      transfer_config c = base;
-      c.num_buffers = buffers;
-      const double sc = run_variant(c, "buffers" + std::to_string(buffers));
-      if (sc > base_score * 1.02) {
-        best = c;
-        base_score = sc;
-      }
-    }
-    base = best;
-    std::map<std::string, transfer_config> others;
-    others["streaming"] = base;
-    others["streaming"].copy_kind = host_copy_kind::streaming;
-    others["openmp"] = base;
-    others["openmp"].executor = host_copy_executor::openmp;
-    others["streaming_openmp"] = others["streaming"];
-    others["streaming_openmp"].executor = host_copy_executor::openmp;
-    for (const auto& [name, c] : others) {
-      if (out_of_time()) break;
-      const double sc = run_variant(c, name);
-      if (sc > base_score * 1.02) {
-        best = c;
-        base_score = sc;
-      }
-    }
-    std::printf("\nvariant pick: %s\n", describe(best).c_str());
-  }
-
-  // 4. Threshold: driver's pageable path against the staged pipeline at small sizes.
-  {
-    transfer_config direct = best;
-    direct.direct_threshold_bytes = ~std::size_t{0};
-    transfer_config staged = best;
-    staged.direct_threshold_bytes = 0;
-    std::vector<std::size_t> small;
-    for (std::size_t s :
-         {64 * kib, 128 * kib, 256 * kib, 512 * kib, 1 * mib, 2 * mib, 4 * mib, 8 * mib}) {
-      if (s <= ctx.total) small.push_back(s);
-    }
-    std::size_t threshold = 0;
-    for (std::size_t s : small) {
-      bool direct_wins = false;
-      for (direction dir : directions) {
-        run_engine(ctx, "threshold", "direct", direct, dir, s, false);
-        const double d = ctx.rows.back().median_gbps;
-        run_engine(ctx, "threshold", "staged", staged, dir, s, false);
-        const double st = ctx.rows.back().median_gbps;
-        if (d > st) direct_wins = true;
-      }
-      // The threshold is the smallest size from which staging wins in both directions at
-      // every larger size measured.
-      if (direct_wins) threshold = s * 2;
-    }
-    best.direct_threshold_bytes = threshold;
-    std::printf("\nthreshold pick: %s\n", size_label(threshold).c_str());
-  }
-
-  // 5. The engine with the picked settings at the main sizes, then repeats to show the spread.
-  csv.comment("tuned config: " + describe(best));
-  for (std::size_t s : sizes) {
-    for (direction dir : directions) run_engine(ctx, "tuned", "engine_tuned", best, dir, s, false);
-  }
-  for (std::size_t s : pick({64 * mib, largest})) {
+  // 4. Repeats of old and new at the sizes of the target, to show the spread between runs.
+  for (std::size_t s : pick({64 * mib, 256 * mib})) {
     for (direction dir : directions) {
-      run_engine(ctx, "repeat", "engine_tuned", best, dir, s, false);
-      record(ctx, measure(ctx, "repeat", "pinned_memcpy", dir, s, reps_for(ctx, s, false),
-                          dir == direction::h2d ? ctx.pinned_src : ctx.pinned_dst,
-                          plain_copy(ctx, dir)));
+      if (out_of_time()) break;
+      run_engine(ctx, "repeat", "engine_old", old, dir, s, false);
+      run_engine(ctx, "repeat", "engine_new", compiled, dir, s, false);
     }
   }
 
   int wrong = 0;
   for (const row& r : ctx.rows) wrong += r.verified ? 0 : 1;
-  std::printf("\ncompiled defaults: %s\ntuned:             %s\n", describe(compiled).c_str(),
-              describe(best).c_str());
+  std::printf("\nengine_new (compiled defaults): %s\nengine_old:                     %s\n",
+              describe(compiled).c_str(), describe(old).c_str());
   std::printf("rows: %zu, failed verification: %d, total time %.1f s\n", ctx.rows.size(), wrong,
               seconds_since(run_start));
   print_table(ctx, sizes);

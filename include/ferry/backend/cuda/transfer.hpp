@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <vector>
 
 namespace ferry::cuda_detail {
 
@@ -32,6 +33,22 @@ enum class host_copy_executor {
   openmp        ///< An OpenMP parallel region per chunk (falls back to thread_pool without OpenMP).
 };
 
+/// Where a staged transfer uses chunks smaller than chunk_bytes (see transfer_engine::schedule).
+///
+/// A staged transfer is a two-stage pipeline (host copy, DMA). While the DMA engine is the slower
+/// stage it runs back to back from its first chunk to its last, and the time lost is the stage it
+/// cannot overlap: the first host copy of an H2D transfer (before any DMA can start) and the last
+/// host copy of a D2H transfer (after the last DMA). Small chunks at that end shorten it.
+enum class chunk_ramp {
+  /// About target_chunks equal chunks of at most chunk_bytes (clamped to min_chunk_bytes).
+  none,
+  /// Small chunks only at the host-copy end: H2D starts with ramp_first_bytes and doubles up to
+  /// chunk_bytes; D2H uses the same sizes in reverse (ends with ramp_first_bytes).
+  host_end,
+  /// Small chunks at both ends, in both directions (ramp up, then down).
+  both
+};
+
 /// The route a transfer takes; see transfer_engine::route.
 enum class transfer_route {
   direct_pinned,    ///< Host memory is pinned (cudaMallocHost/cudaHostRegister): one DMA.
@@ -43,7 +60,9 @@ enum class transfer_route {
 ///
 /// The values of defaults() were chosen from the microbenchmark perf/transfer/transfer_bench.cu,
 /// measured on an H200 (PCIe 5.0 x16, 16 CPU cores): perf/results/transfer-h200.csv, sections
-/// "sweep", "variant" and "threshold"; rows "engine_tuned" measure these settings (each
+/// "sweep", "variant" and "threshold" (an earlier version of the benchmark); ramp and run_ahead
+/// are predicted, not yet measured (perf/NOTES.md, "Transfers"). The benchmark's rows
+/// "engine_new" measure these settings, "engine_old" the schedule before ramp and run_ahead (each
 /// constant's source is noted in transfer.cu).
 struct transfer_config {
   /// Largest chunk, in bytes; also the size of each pinned ring buffer. Large transfers are cut
@@ -64,6 +83,16 @@ struct transfer_config {
   host_copy_kind copy_kind;
   /// Threads used for the host copies.
   host_copy_executor executor;
+  /// Chunk sizes within one transfer; with a ramp, chunk_bytes is the size between the ramps and
+  /// min_chunk_bytes and target_chunks are not used.
+  chunk_ramp ramp;
+  /// First (H2D) or last (D2H) chunk of a ramp, in bytes (rounded up to 64 KiB, at most
+  /// chunk_bytes). Each further ramp chunk is twice the one before.
+  std::size_t ramp_first_bytes;
+  /// Thread pool only: the workers copy the next chunks (as many as free ring buffers allow) while
+  /// the calling thread waits for events and enqueues DMAs, instead of all threads finishing one
+  /// chunk before anything else happens. false: one chunk at a time (the schedule measured first).
+  bool run_ahead;
 
   /// The measured defaults (see the struct's comment), with num_threads capped at
   /// std::thread::hardware_concurrency().
@@ -92,7 +121,8 @@ class transfer_engine {
  public:
   /// Creates an engine for `device` (-1: the device current now). Allocates nothing yet.
   /// Throws ferry::error if the config is invalid (zero chunk, buffers or threads, or
-  /// min_chunk_bytes > chunk_bytes), ferry::device_error if the device cannot be queried.
+  /// min_chunk_bytes > chunk_bytes, or a ramp with ramp_first_bytes zero), ferry::device_error if
+  /// the device cannot be queried.
   explicit transfer_engine(transfer_config config = transfer_config::defaults(), int device = -1);
   /// Waits for the engine's DMAs still in flight, then frees the ring and joins the threads.
   ~transfer_engine();
@@ -119,6 +149,11 @@ class transfer_engine {
   /// The chunk size, in bytes, a staged transfer of `bytes` bytes is cut into:
   /// clamp(round_up(bytes / target_chunks, 64 KiB), min_chunk_bytes, chunk_bytes).
   std::size_t chunk_for(std::size_t bytes) const noexcept;
+
+  /// The chunk sizes, in order, a staged transfer of `bytes` bytes is cut into (`to_device`:
+  /// H2D, else D2H). Each is a multiple of 64 KiB except possibly one, none exceeds chunk_bytes,
+  /// and they sum to `bytes`.
+  std::vector<std::size_t> schedule(std::size_t bytes, bool to_device) const;
 
   /// The configuration in use.
   const transfer_config& config() const noexcept;
