@@ -5,13 +5,14 @@
 #include <vector>
 
 void run(std::vector<double>& v, double s) {
-  ferry::launch(ferry::range{4},
+  ferry::launch(
+      ferry::range{4},
 #ifdef FERRY_COMPILE_FAIL_CONTROL
-                [] FERRY_KERNEL(ferry::index, double& x) { x = 2.0; },
+      [] FERRY_KERNEL(ferry::index, double& x) { x = 2.0; },
 #else
-                [s] FERRY_KERNEL(ferry::index, double& x) { x = s; },
+      [s] FERRY_KERNEL(ferry::index, double& x) { x = s; },
 #endif
-                ferry::elementwise(v));
+      ferry::elementwise(v));
   (void)s;
 }
 

@@ -5,11 +5,12 @@
 #include <vector>
 
 void run(std::vector<double>& v) {
-  ferry::launch(ferry::range{4}, [] FERRY_KERNEL(ferry::index, double& x) { x = 1.0; },
+  ferry::launch(
+      ferry::range{4}, [] FERRY_KERNEL(ferry::index, double& x) { x = 1.0; },
 #ifdef FERRY_COMPILE_FAIL_CONTROL
-                ferry::elementwise(v));
+      ferry::elementwise(v));
 #else
-                v);
+      v);
 #endif
 }
 
