@@ -3,7 +3,7 @@
 // ferry_A launches on the host vectors (each launch maps its own data), ferry_B makes the data
 // resident first so the same six launches move nothing, ferry_C is the raw device-pointer form.
 // Loops 1 and 2 overwrite e_new / q_new without reading them (write_only); loops 3-5 update
-// e_new and loop 6 writes q_new only where delvc <= 0, so those keep their old contents.
+// e_new, and loop 6 writes q_new only where delvc <= 0, so those are read-write.
 #include <cmath>
 #include <span>
 #include <utility>
