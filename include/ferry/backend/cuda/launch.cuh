@@ -16,6 +16,7 @@
 #include "ferry/backend/host/execute.hpp"
 #include "ferry/core/error.hpp"
 #include "ferry/core/index_space.hpp"
+#include "ferry/data/mapping.hpp"  // keep_first
 
 namespace ferry::detail::cuda {
 
