@@ -33,7 +33,9 @@ std::uint64_t hash_bytes(const void* p, std::size_t n) {
   return h;
 }
 
-bool is_checked(const device_runtime* rt) { return rt == &checked_runtime(); }
+bool is_checked(const device_runtime* rt) {
+  return rt == &checked_runtime();
+}
 
 std::string range_text(const void* p, std::size_t bytes) {
   char buf[64];
@@ -43,9 +45,12 @@ std::string range_text(const void* p, std::size_t bytes) {
 
 const char* kind_text(entry_kind k) {
   switch (k) {
-    case entry_kind::preload_read: return "ferry::preload";
-    case entry_kind::preload_mut: return "ferry::preload_mut";
-    case entry_kind::array: return "ferry::array";
+    case entry_kind::preload_read:
+      return "ferry::preload";
+    case entry_kind::preload_mut:
+      return "ferry::preload_mut";
+    case entry_kind::array:
+      return "ferry::array";
   }
   return "?";
 }
@@ -64,9 +69,9 @@ struct table {
       env_entry* e = std::prev(it)->second.get();
       if (p < e->host + e->bytes) {
         if (p + n <= e->host + e->bytes) return e;
-        throw residency_error(kernel, "memory " + range_text(p, n) +
-                                          " is only partly resident (" + kind_text(e->kind) +
-                                          " holds " + range_text(e->host, e->bytes) + ")");
+        throw residency_error(kernel, "memory " + range_text(p, n) + " is only partly resident (" +
+                                          kind_text(e->kind) + " holds " +
+                                          range_text(e->host, e->bytes) + ")");
       }
     }
     if (it != map.end() && it->first < p + n)
@@ -138,8 +143,8 @@ env_entry* make_resident(device_runtime& rt, const void* host, std::size_t bytes
         ++e->refs;
         return e;
       }
-      throw residency_error(who, "memory " + range_text(p, bytes) + " is already resident through " +
-                                     kind_text(e->kind));
+      throw residency_error(who, "memory " + range_text(p, bytes) +
+                                     " is already resident through " + kind_text(e->kind));
     }
   }
   auto e = std::make_unique<env_entry>();
@@ -171,6 +176,29 @@ env_entry* make_resident(device_runtime& rt, const void* host, std::size_t bytes
   return raw;
 }
 
+env_entry* make_host_guard(const void* host, std::size_t bytes, const char* who) {
+  auto& t = the_table();
+  const auto* p = static_cast<const std::byte*>(host);
+  std::lock_guard lock(t.m);
+  if (env_entry* e = t.find(p, bytes, who)) {
+    if (e->host == p && e->bytes == bytes && e->kind == entry_kind::preload_read &&
+        e->rt == nullptr) {
+      ++e->refs;
+      return e;
+    }
+    throw residency_error(who, "memory " + range_text(p, bytes) + " is already resident through " +
+                                   kind_text(e->kind));
+  }
+  auto e = std::make_unique<env_entry>();
+  e->host = p;
+  e->bytes = bytes;
+  e->kind = entry_kind::preload_read;  // rt and device stay null: nothing is copied
+  env_entry* raw = e.get();
+  t.map.emplace(p, std::move(e));
+  t.count.store(t.map.size(), std::memory_order_release);
+  return raw;
+}
+
 void sync_to_host(env_entry& e, const char* who) {
   if (e.state != residency::device_newer) return;
   verify_host_unchanged(e, who);
@@ -179,7 +207,9 @@ void sync_to_host(env_entry& e, const char* who) {
   if (e.hashed) e.host_hash = hash_bytes(e.host, e.bytes);
 }
 
-void mark_host_newer(env_entry& e) { e.state = residency::host_newer; }
+void mark_host_newer(env_entry& e) {
+  e.state = residency::host_newer;
+}
 
 void release_resident(env_entry* e, const char* who) {
   if (!e) return;
@@ -198,7 +228,9 @@ void release_resident(env_entry* e, const char* who) {
   }
   struct freer {
     env_entry* e;
-    ~freer() { e->rt->deallocate(e->device, e->bytes); }
+    ~freer() {
+      if (e->rt) e->rt->deallocate(e->device, e->bytes);
+    }
   } f{owned.get()};
   verify_host_unchanged(*owned, who);
   if (owned->kind != entry_kind::preload_read && owned->state == residency::device_newer)
@@ -228,7 +260,8 @@ launch_mapping::launch_mapping(device_runtime* rt, const char* kernel,
   if (t.count.load(std::memory_order_acquire) != 0) {
     std::lock_guard lock(t.m);
     for (std::size_t i = 0; i < regions.size(); ++i)
-      found[i] = t.find(static_cast<const std::byte*>(regions[i].r.host), regions[i].r.bytes, kernel);
+      found[i] =
+          t.find(static_cast<const std::byte*>(regions[i].r.host), regions[i].r.bytes, kernel);
   }
   for (const arg_region& ar : regions) {
     slot& s = slots_[n_];
@@ -236,6 +269,11 @@ launch_mapping::launch_mapping(device_runtime* rt, const char* kernel,
     ++n_;
     s.ar = &ar;
     const auto* host = static_cast<const std::byte*>(ar.r.host);
+    // The rule holds on every backend, so code that passes on the host passes on a device.
+    if (e && is_writable(ar.r.mode) && e->kind == entry_kind::preload_read)
+      throw residency_error(kernel, "argument " + std::to_string(ar.arg) + " (" + ar.what +
+                                        ") writes memory preloaded read-only with "
+                                        "ferry::preload; use ferry::preload_mut");
     if (rt == nullptr) {
       // Host-memory backend: the kernel works on host memory. Resident data that a device
       // holds newer must come back first.
@@ -246,16 +284,12 @@ launch_mapping::launch_mapping(device_runtime* rt, const char* kernel,
     }
     if (e && e->rt == rt) {
       s.entry = e;
-      if (is_writable(ar.r.mode) && e->kind == entry_kind::preload_read)
-        throw residency_error(kernel, "argument " + std::to_string(ar.arg) + " (" + ar.what +
-                                          ") writes memory preloaded read-only with "
-                                          "ferry::preload; use ferry::preload_mut");
       verify_host_unchanged(*e, kernel);
       // A write-only launch may skip the copy in only if it writes the whole entry: the entry
       // later goes back to the host whole, and the parts the launch does not write must hold the
       // newest data then.
-      const bool writes_whole_entry =
-          host == e->host && ar.r.xfer_begin == 0 && std::min(ar.r.xfer_end, ar.r.bytes) >= e->bytes;
+      const bool writes_whole_entry = host == e->host && ar.r.xfer_begin == 0 &&
+                                      std::min(ar.r.xfer_end, ar.r.bytes) >= e->bytes;
       const bool needs_data = ar.r.mode != access::write_only || !writes_whole_entry;
       if (needs_data && e->state == residency::host_newer) {
         timed_copy(*rt, true, e->device, e->host, e->bytes, kernel);
@@ -309,7 +343,8 @@ void launch_mapping::finish() {
 launch_mapping::~launch_mapping() {
   if (finished_ || rt_ == nullptr) return;
   for (std::size_t i = 0; i < n_; ++i)
-    if (slots_[i].device) rt_->deallocate(slots_[i].device, std::max<std::size_t>(slots_[i].ar->r.bytes, 1));
+    if (slots_[i].device)
+      rt_->deallocate(slots_[i].device, std::max<std::size_t>(slots_[i].ar->r.bytes, 1));
 }
 
 }  // namespace ferry::detail

@@ -60,6 +60,11 @@ void check_aliasing(const char* kernel, std::span<const arg_region> regions);
 env_entry* make_resident(device_runtime& rt, const void* host, std::size_t bytes, entry_kind kind,
                          bool copy_in, const char* who);
 
+/// On host-memory backends (serial, openmp): records [host, host + bytes) as preloaded
+/// read-only without copying anything, so that launches writing it raise residency_error there
+/// as they do on separate-memory backends. Released with release_resident.
+env_entry* make_host_guard(const void* host, std::size_t bytes, const char* who);
+
 /// Brings the host copy up to date (device->host if the device is newer).
 void sync_to_host(env_entry& e, const char* who);
 
@@ -94,7 +99,7 @@ class launch_mapping {
  private:
   struct slot {
     const arg_region* ar = nullptr;
-    env_entry* entry = nullptr;  // resident entry, or nullptr for a transient copy
+    env_entry* entry = nullptr;   // resident entry, or nullptr for a transient copy
     std::byte* device = nullptr;  // transient allocation
   };
   device_runtime* rt_;

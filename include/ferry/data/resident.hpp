@@ -14,8 +14,9 @@
 namespace ferry {
 
 /// RAII residency of one host range on the device of the current backend (see preload and
-/// preload_mut). Move-only. On host-memory backends (serial, openmp) it holds nothing: the
-/// host copy is the data launches use.
+/// preload_mut). Move-only. On host-memory backends (serial, openmp) nothing is copied: the
+/// host copy is the data launches use; a preload still marks the range read-only there, so a
+/// launch that writes it fails on every backend alike.
 ///
 /// While it lives, the host must not write the data. The checked backend verifies this (a hash
 /// of the bytes at preload, compared at every launch that uses them and at release) and
@@ -48,7 +49,7 @@ class resident {
     detail::release_resident(e, what_);
   }
   /// Whether the data is held on a device (false on host-memory backends and after release).
-  bool on_device() const { return e_ != nullptr; }
+  bool on_device() const { return e_ != nullptr && e_->rt != nullptr; }
 
  private:
   template <class C>
@@ -62,8 +63,10 @@ class resident {
       release();
     } catch (const std::exception& ex) {
       // A destructor must not throw; a detected violation must not pass silently either.
-      std::fprintf(stderr, "%s\n(raised while a ferry::resident was destroyed; call release() "
-                           "to handle it as an exception)\n", ex.what());
+      std::fprintf(stderr,
+                   "%s\n(raised while a ferry::resident was destroyed; call release() "
+                   "to handle it as an exception)\n",
+                   ex.what());
       std::terminate();
     }
   }
@@ -79,12 +82,14 @@ template <class C>
 auto preload(const C& c) {
   using T = std::remove_cv_t<std::remove_reference_t<decltype(*std::data(c))>>;
   detail::device_runtime* rt = detail::active_runtime();
-  if (!rt) return resident<const T>(nullptr, "ferry::preload");
   const std::span<const T> s(detail::raw_data(c), std::size(c));
-  return resident<const T>(detail::make_resident(*rt, s.data(), s.size_bytes(),
-                                                 detail::entry_kind::preload_read, true,
-                                                 "ferry::preload"),
-                           "ferry::preload");
+  if (!rt)
+    return resident<const T>(detail::make_host_guard(s.data(), s.size_bytes(), "ferry::preload"),
+                             "ferry::preload");
+  return resident<const T>(
+      detail::make_resident(*rt, s.data(), s.size_bytes(), detail::entry_kind::preload_read, true,
+                            "ferry::preload"),
+      "ferry::preload");
 }
 
 /// Keeps c resident on the device, writable by launches, until the returned object is
@@ -93,16 +98,17 @@ auto preload(const C& c) {
 /// Example: `auto w = ferry::preload_mut(y); for (...) ferry::launch(..., ferry::elementwise(y));`
 template <class C>
 auto preload_mut(C& c) {
-  static_assert(detail::mutable_contiguous<C>, "ferry::preload_mut needs a mutable container; "
-                                               "use ferry::preload for const data");
+  static_assert(detail::mutable_contiguous<C>,
+                "ferry::preload_mut needs a mutable container; "
+                "use ferry::preload for const data");
   using T = std::remove_reference_t<decltype(*std::data(c))>;
   detail::device_runtime* rt = detail::active_runtime();
   if (!rt) return resident<T>(nullptr, "ferry::preload_mut");
   const std::span<T> s = detail::as_span(c);
-  return resident<T>(detail::make_resident(*rt, s.data(), s.size_bytes(),
-                                           detail::entry_kind::preload_mut, true,
-                                           "ferry::preload_mut"),
-                     "ferry::preload_mut");
+  return resident<T>(
+      detail::make_resident(*rt, s.data(), s.size_bytes(), detail::entry_kind::preload_mut, true,
+                            "ferry::preload_mut"),
+      "ferry::preload_mut");
 }
 
 }  // namespace ferry

@@ -1,0 +1,141 @@
+// Proves on a GPU what the CUDA backend promises about failures and transfers:
+//  * out of device memory raises ferry::out_of_memory before the kernel runs, host data is
+//    untouched, and later launches work once memory is free again;
+//  * transfers through the pinned staging pipeline are byte-exact in both directions for sizes
+//    around the chunking thresholds;
+//  * a fault inside a kernel raises ferry::device_error naming the kernel (run last, in its own
+//    process: a fault ends the CUDA context).
+// Without a GPU every test skips.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <ferry/ferry.hpp>
+#include <numeric>
+#include <vector>
+
+namespace {
+
+bool have_gpu() {
+  try {
+    ferry::set_backend(ferry::backend::cuda);
+    return true;
+  } catch (const ferry::backend_error&) {
+    return false;
+  }
+}
+
+#define REQUIRE_GPU() \
+  if (!have_gpu()) GTEST_SKIP() << "no usable CUDA device"
+
+TEST(cuda_device, out_of_memory_leaves_host_data_untouched_and_later_launches_work) {
+  REQUIRE_GPU();
+  // Fill the device with 8 GiB buffers until allocation fails.
+  std::vector<ferry::unsafe::device_buffer<double>> hog;
+  try {
+    for (int i = 0; i < 64; ++i) hog.emplace_back(ferry::index{1} << 30);
+    GTEST_FAIL() << "512 GiB of device memory were allocated without out_of_memory";
+  } catch (const ferry::out_of_memory&) {
+  }
+  ASSERT_FALSE(hog.empty());
+  // Keep allocating smaller pieces until even 64 MiB fails, so the next launch cannot fit.
+  try {
+    for (;;) hog.emplace_back(ferry::index{1} << 23);
+  } catch (const ferry::out_of_memory&) {
+  }
+  const ferry::index n = ferry::index{1} << 24;  // 128 MiB per array
+  std::vector<double> in(n), out(n, -1.0);
+  std::iota(in.begin(), in.end(), 0.0);
+  EXPECT_THROW(
+      ferry::launch(
+          {.name = "oom_scale"}, ferry::range{n},
+          [] FERRY_KERNEL(ferry::index i, double& o, ferry::view<const double> x) { o = 2 * x[i]; },
+          ferry::elementwise(out), std::as_const(in)),
+      ferry::out_of_memory);
+  for (ferry::index i = 0; i < n; i += 4099)
+    ASSERT_EQ(out[i], -1.0) << "host data changed at " << i;
+  hog.clear();
+  ferry::synchronize();
+  ferry::launch(
+      {.name = "after_oom"}, ferry::range{n},
+      [] FERRY_KERNEL(ferry::index i, double& o, ferry::view<const double> x) { o = 2 * x[i]; },
+      ferry::elementwise(out), std::as_const(in));
+  for (ferry::index i = 0; i < n; i += 4099) ASSERT_EQ(out[i], 2.0 * static_cast<double>(i));
+}
+
+TEST(cuda_device, staged_transfers_are_byte_exact) {
+  REQUIRE_GPU();
+  // Sizes around the direct-copy threshold, chunk boundaries and odd lengths.
+  for (std::size_t n : {1u, 7u, 8191u, 8192u, 8193u, 131071u, 1u << 20, (1u << 20) + 3, 9u << 20}) {
+    std::vector<std::uint64_t> src(n), dst(n, 0);
+    for (std::size_t i = 0; i < n; ++i) src[i] = (i * 0x9E3779B97F4A7C15ull) ^ n;
+    auto w = ferry::preload_mut(dst);
+    ferry::launch(
+        {.name = "copy_u64"}, ferry::range{static_cast<ferry::index>(n)},
+        [] FERRY_KERNEL(ferry::index i, std::uint64_t & d, ferry::view<const std::uint64_t> s) {
+          d = s[i] + 1;
+        },
+        ferry::elementwise(dst), std::as_const(src));
+    w.release();
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(dst[i], src[i] + 1) << "n=" << n << " i=" << i;
+  }
+}
+
+TEST(cuda_device, reductions_and_atomics_match_a_sequential_reference) {
+  REQUIRE_GPU();
+  const ferry::index n = 3'000'001;
+  std::vector<double> x(n);
+  for (ferry::index i = 0; i < n; ++i) x[i] = static_cast<double>((i * 37) % 1001) - 500.0;
+  double s = 0, lo = 0, hi = 0;
+  std::vector<int> hist(16, 0);
+  ferry::launch(
+      {.name = "reduce_and_scatter"}, ferry::range{n},
+      [] FERRY_KERNEL(ferry::index i, ferry::view<const double> v,
+                      ferry::reducer<double, ferry::plus> sum,
+                      ferry::reducer<double, ferry::minimum> mn,
+                      ferry::reducer<double, ferry::maximum> mx, ferry::atomic_accessor<int> h) {
+        sum += v[i];
+        mn.combine(v[i]);
+        mx.combine(v[i]);
+        h.add(i % 16, 1);
+      },
+      std::as_const(x), ferry::sum(s), ferry::min(lo), ferry::max(hi), ferry::atomic_add(hist));
+  double rs = 0, rlo = 1e300, rhi = -1e300;
+  for (double v : x) {
+    rs += v;
+    rlo = std::min(rlo, v);
+    rhi = std::max(rhi, v);
+  }
+  EXPECT_EQ(s, rs);  // integers in double: exact in any order
+  EXPECT_EQ(lo, rlo);
+  EXPECT_EQ(hi, rhi);
+  for (int b = 0; b < 16; ++b) EXPECT_EQ(hist[b], n / 16 + (b < n % 16 ? 1 : 0));
+}
+
+// Runs the faulting kernel in a child process (gtest death test): a device fault ends the
+// CUDA context of its process.
+TEST(cuda_device_death, kernel_fault_raises_device_error_naming_the_kernel) {
+  REQUIRE_GPU();
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        ferry::set_backend(ferry::backend::cuda);
+        try {
+          ferry::unsafe::launch(
+              {1}, {32},
+              [] FERRY_KERNEL(const ferry::unsafe::thread_index& t, double* p) {
+                p[t.global_x() * 1000003] = 1.0;  // far outside any allocation
+              },
+              static_cast<double*>(nullptr));
+          ferry::synchronize();
+        } catch (const ferry::device_error& e) {
+          std::fprintf(stderr, "caught: %s\n", e.what());
+          std::exit(3);
+        }
+        std::exit(0);
+      },
+      ::testing::ExitedWithCode(3), "caught: ferry: .*ferry::unsafe::launch.*");
+}
+
+}  // namespace
