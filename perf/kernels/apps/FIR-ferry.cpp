@@ -62,7 +62,7 @@ void run_ferry_c(FIR& k, int reps, rep_timer& t) {
     ferry::unsafe::launch(
         grid, block,
         [] FERRY_KERNEL(const ferry::unsafe::thread_index& th, Real_type* out, const Real_type* in,
-                        taps coeff, ferry::index n) {
+                        const taps& coeff, ferry::index n) {
           const ferry::index i = th.global_x();
           if (i < n) {
             Real_type sum = 0.0;
