@@ -7,7 +7,9 @@
 #   3. if nvcc is found (PATH or /usr/local/cuda/bin): CUDA build in build-cuda/
 #      (-DFERRY_DEVICE_BACKEND=cuda), runs its ctest with FERRY_BACKEND=openmp, since a machine
 #      without a GPU must pass too. Set FERRY_TEST_CUDA=0 to skip this part.
-# Ends with the line "N passed, N failed" over all of them; exits non-zero on any failure.
+# Ends with the line "N passed, N failed" over all of them (a failed build counts as one failure;
+# the build keeps going past a broken target, so everything else is still tested); exits
+# non-zero on any failure.
 #
 # Usage: scripts/test.sh [ctest options...]    e.g. scripts/test.sh -R example
 # Extra arguments go to both ctest runs (the packaging checks always run).
@@ -87,15 +89,26 @@ part_end() { # label
   timings+=("$1: $(($(now) - part_wall)) s wall, $((CPU_NOW - part_cpu)) s CPU")
 }
 
+# Builds everything in build folder $1 and keeps going past a failed target, so that one broken
+# file costs one failure (this step) and the tests of everything else still run.
+build_all() { # dir
+  local keep_going=()
+  case "$(sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' "$1/CMakeCache.txt")" in
+    Ninja) keep_going=(-- -k 0) ;;
+    "Unix Makefiles") keep_going=(-- -k) ;;
+  esac
+  cmake --build "$1" --parallel "$FERRY_JOBS" "${keep_going[@]}"
+}
+
 ensure_packages "${FERRY_BUILD_PACKAGES[@]}"
 
 # --- 1. host build ---------------------------------------------------------------------------
 part_start
 host_ok=0
-if step "configure (host)" configure_host_build &&
-  say "building everything in build/ with $FERRY_JOBS jobs" &&
-  step "build (host)" cmake --build "$FERRY_BUILD" --parallel "$FERRY_JOBS"; then
+if step "configure (host)" configure_host_build; then
   host_ok=1
+  say "building everything in build/ with $FERRY_JOBS jobs"
+  step "build (host)" build_all "$FERRY_BUILD" || true
   run_ctest "$FERRY_BUILD" host "$@"
 fi
 part_end "host build + tests"
@@ -131,7 +144,7 @@ if ((host_ok)); then
     set -e
   fi
 else
-  warn "skipping the packaging checks: the host build failed"
+  warn "skipping the packaging checks: the host build could not be configured"
 fi
 part_end packaging
 
@@ -152,9 +165,9 @@ else
   export FERRY_BACKEND=openmp
   if step "configure (CUDA)" cmake -S "$FERRY_ROOT" -B "$cuda_build" "${gen[@]}" \
     -DCMAKE_BUILD_TYPE=Release -DFERRY_DEVICE_BACKEND=cuda -DCMAKE_CUDA_COMPILER="$nvcc" \
-    -DFERRY_BUILD_PERF=ON -DFERRY_BUILD_TESTS=ON -DFERRY_BUILD_EXAMPLES=ON &&
-    say "building everything in build-cuda/ with $FERRY_JOBS jobs (nvcc is slow)" &&
-    step "build (CUDA)" cmake --build "$cuda_build" --parallel "$FERRY_JOBS"; then
+    -DFERRY_BUILD_PERF=ON -DFERRY_BUILD_TESTS=ON -DFERRY_BUILD_EXAMPLES=ON; then
+    say "building everything in build-cuda/ with $FERRY_JOBS jobs (nvcc is slow)"
+    step "build (CUDA)" build_all "$cuda_build" || true
     run_ctest "$cuda_build" "CUDA build (FERRY_BACKEND=openmp)" "$@"
   fi
   unset FERRY_BACKEND
