@@ -26,6 +26,50 @@ bool have_gpu() {
   }
 }
 
+// Launch helpers: nvcc does not allow extended lambdas inside gtest's (private) TestBody.
+void scale_by_two(const char* name, std::vector<double>& out, const std::vector<double>& in) {
+  ferry::launch(
+      {.name = name}, ferry::range{static_cast<ferry::index>(out.size())},
+      [] FERRY_KERNEL(ferry::index i, double& o, ferry::view<const double> x) { o = 2 * x[i]; },
+      ferry::elementwise(out), std::as_const(in));
+}
+
+void copy_plus_one(std::vector<std::uint64_t>& dst, const std::vector<std::uint64_t>& src) {
+  ferry::launch(
+      {.name = "copy_u64"}, ferry::range{static_cast<ferry::index>(dst.size())},
+      [] FERRY_KERNEL(ferry::index i, std::uint64_t & d, ferry::view<const std::uint64_t> s) {
+        d = s[i] + 1;
+      },
+      ferry::elementwise(dst), std::as_const(src));
+}
+
+void reduce_and_scatter(const std::vector<double>& x, double& s, double& lo, double& hi,
+                        std::vector<int>& hist) {
+  ferry::launch(
+      {.name = "reduce_and_scatter"}, ferry::range{static_cast<ferry::index>(x.size())},
+      [] FERRY_KERNEL(ferry::index i, ferry::view<const double> v,
+                      ferry::reducer<double, ferry::plus> sum,
+                      ferry::reducer<double, ferry::minimum> mn,
+                      ferry::reducer<double, ferry::maximum> mx, ferry::atomic_accessor<int> h) {
+        sum += v[i];
+        mn.combine(v[i]);
+        mx.combine(v[i]);
+        h.add(i % 16, 1);
+      },
+      std::as_const(x), ferry::sum(s), ferry::min(lo), ferry::max(hi), ferry::atomic_add(hist));
+}
+
+/// Writes far outside any allocation: a device fault.
+void faulting_launch() {
+  ferry::unsafe::launch(
+      {1}, {32},
+      [] FERRY_KERNEL(const ferry::unsafe::thread_index& t, double* p) {
+        p[t.global_x() * 1000003] = 1.0;
+      },
+      static_cast<double*>(nullptr));
+  ferry::synchronize();
+}
+
 #define REQUIRE_GPU() \
   if (!have_gpu()) GTEST_SKIP() << "no usable CUDA device"
 
@@ -47,20 +91,12 @@ TEST(cuda_device, out_of_memory_leaves_host_data_untouched_and_later_launches_wo
   const ferry::index n = ferry::index{1} << 24;  // 128 MiB per array
   std::vector<double> in(n), out(n, -1.0);
   std::iota(in.begin(), in.end(), 0.0);
-  EXPECT_THROW(
-      ferry::launch(
-          {.name = "oom_scale"}, ferry::range{n},
-          [] FERRY_KERNEL(ferry::index i, double& o, ferry::view<const double> x) { o = 2 * x[i]; },
-          ferry::elementwise(out), std::as_const(in)),
-      ferry::out_of_memory);
+  EXPECT_THROW(scale_by_two("oom_scale", out, in), ferry::out_of_memory);
   for (ferry::index i = 0; i < n; i += 4099)
     ASSERT_EQ(out[i], -1.0) << "host data changed at " << i;
   hog.clear();
   ferry::synchronize();
-  ferry::launch(
-      {.name = "after_oom"}, ferry::range{n},
-      [] FERRY_KERNEL(ferry::index i, double& o, ferry::view<const double> x) { o = 2 * x[i]; },
-      ferry::elementwise(out), std::as_const(in));
+  scale_by_two("after_oom", out, in);
   for (ferry::index i = 0; i < n; i += 4099) ASSERT_EQ(out[i], 2.0 * static_cast<double>(i));
 }
 
@@ -71,12 +107,7 @@ TEST(cuda_device, staged_transfers_are_byte_exact) {
     std::vector<std::uint64_t> src(n), dst(n, 0);
     for (std::size_t i = 0; i < n; ++i) src[i] = (i * 0x9E3779B97F4A7C15ull) ^ n;
     auto w = ferry::preload_mut(dst);
-    ferry::launch(
-        {.name = "copy_u64"}, ferry::range{static_cast<ferry::index>(n)},
-        [] FERRY_KERNEL(ferry::index i, std::uint64_t & d, ferry::view<const std::uint64_t> s) {
-          d = s[i] + 1;
-        },
-        ferry::elementwise(dst), std::as_const(src));
+    copy_plus_one(dst, src);
     w.release();
     for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(dst[i], src[i] + 1) << "n=" << n << " i=" << i;
   }
@@ -89,18 +120,7 @@ TEST(cuda_device, reductions_and_atomics_match_a_sequential_reference) {
   for (ferry::index i = 0; i < n; ++i) x[i] = static_cast<double>((i * 37) % 1001) - 500.0;
   double s = 0, lo = 0, hi = 0;
   std::vector<int> hist(16, 0);
-  ferry::launch(
-      {.name = "reduce_and_scatter"}, ferry::range{n},
-      [] FERRY_KERNEL(ferry::index i, ferry::view<const double> v,
-                      ferry::reducer<double, ferry::plus> sum,
-                      ferry::reducer<double, ferry::minimum> mn,
-                      ferry::reducer<double, ferry::maximum> mx, ferry::atomic_accessor<int> h) {
-        sum += v[i];
-        mn.combine(v[i]);
-        mx.combine(v[i]);
-        h.add(i % 16, 1);
-      },
-      std::as_const(x), ferry::sum(s), ferry::min(lo), ferry::max(hi), ferry::atomic_add(hist));
+  reduce_and_scatter(x, s, lo, hi, hist);
   double rs = 0, rlo = 1e300, rhi = -1e300;
   for (double v : x) {
     rs += v;
@@ -122,13 +142,7 @@ TEST(cuda_device_death, kernel_fault_raises_device_error_naming_the_kernel) {
       {
         ferry::set_backend(ferry::backend::cuda);
         try {
-          ferry::unsafe::launch(
-              {1}, {32},
-              [] FERRY_KERNEL(const ferry::unsafe::thread_index& t, double* p) {
-                p[t.global_x() * 1000003] = 1.0;  // far outside any allocation
-              },
-              static_cast<double*>(nullptr));
-          ferry::synchronize();
+          faulting_launch();
         } catch (const ferry::device_error& e) {
           std::fprintf(stderr, "caught: %s\n", e.what());
           std::exit(3);
