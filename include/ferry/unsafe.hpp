@@ -5,6 +5,7 @@
 
 #include <omp.h>
 
+#include <chrono>
 #include <cstring>
 #include <span>
 #include <type_traits>
@@ -79,8 +80,9 @@ class device_buffer {
   void copy_from_host(std::span<const T> host) {
     const std::size_t b = std::min(host.size_bytes(), bytes());
     if (rt_) {
+      const auto t0 = std::chrono::steady_clock::now();
       rt_->copy_to_device(p_, host.data(), b);
-      detail::record_transfer(true, b, 0, "ferry::unsafe::device_buffer");
+      detail::record_transfer(true, b, seconds_since(t0), "ferry::unsafe::device_buffer");
     } else {
       std::memcpy(p_, host.data(), b);
     }
@@ -89,8 +91,9 @@ class device_buffer {
   void copy_to_host(std::span<T> host) const {
     const std::size_t b = std::min(host.size_bytes(), bytes());
     if (rt_) {
+      const auto t0 = std::chrono::steady_clock::now();
       rt_->copy_to_host(host.data(), p_, b);
-      detail::record_transfer(false, b, 0, "ferry::unsafe::device_buffer");
+      detail::record_transfer(false, b, seconds_since(t0), "ferry::unsafe::device_buffer");
     } else {
       std::memcpy(host.data(), p_, b);
     }
@@ -101,6 +104,9 @@ class device_buffer {
   std::size_t bytes() const { return static_cast<std::size_t>(n_) * sizeof(T); }
 
  private:
+  static double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
   T* p_ = nullptr;
   index n_ = 0;
   detail::device_runtime* rt_ = nullptr;

@@ -19,14 +19,6 @@
 namespace ferry {
 
 namespace detail {
-/// Types __ldg can load (CUDA's read-only data cache path).
-template <class T>
-inline constexpr bool read_only_cacheable =
-    std::is_same_v<T, double> || std::is_same_v<T, float> || std::is_same_v<T, int> ||
-    std::is_same_v<T, unsigned> || std::is_same_v<T, long long> ||
-    std::is_same_v<T, unsigned long long> || std::is_same_v<T, long> ||
-    std::is_same_v<T, unsigned long> || std::is_same_v<T, short> || std::is_same_v<T, char>;
-
 /// Reports an out-of-bounds access: throws on the host, traps on the device.
 [[noreturn]] FERRY_HOST_DEVICE inline void bounds_failure(index i, index n) {
 #if FERRY_DEVICE_PASS
@@ -61,20 +53,15 @@ class view {
 
   /// Element i; bounds-checked when FERRY_CHECKED.
   ///
-  /// In device code a read-only view of a scalar type loads through the read-only data cache
-  /// (__ldg) and returns the value. That is sound only because ferry::launch proves, by its
-  /// aliasing check, that no writable argument of the same launch overlaps a read-only one
-  /// (which a hand-written kernel cannot assume without __restrict__ promises).
-  FERRY_HOST_DEVICE FERRY_INLINE decltype(auto) operator[](index i) const {
+  /// A plain load, like a hand-written kernel's. Loading read-only views through CUDA's
+  /// read-only data cache (__ldg) was tried and measured slower on the H200: the compiler does
+  /// not merge repeated __ldg loads of the same element, so a stencil that names x[n1] twice
+  /// loads it twice (DEL_DOT_VEC_2D: 40 loads instead of 16, 16 % slower; perf/NOTES.md).
+  FERRY_HOST_DEVICE FERRY_INLINE T& operator[](index i) const {
 #if FERRY_CHECKED
     if (i < 0 || i >= n_) detail::bounds_failure(i, n_);
 #endif
-#if FERRY_DEVICE_PASS
-    if constexpr (std::is_const_v<T> && detail::read_only_cacheable<std::remove_const_t<T>>)
-      return __ldg(p_ + i);
-    else
-#endif
-      return (p_[i]);
+    return p_[i];
   }
   /// Number of elements.
   FERRY_HOST_DEVICE constexpr index size() const { return n_; }
