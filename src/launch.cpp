@@ -12,6 +12,13 @@ void synchronize() {
   if (detail::device_runtime* rt = detail::active_runtime()) rt->synchronize("ferry::synchronize");
 }
 
+void release_cached_device_memory() {
+  if (detail::device_runtime* rt = detail::active_runtime()) {
+    rt->synchronize("ferry::release_cached_device_memory");
+    rt->release_cached();
+  }
+}
+
 namespace detail {
 void* device_runtime::allocate_host(std::size_t bytes) {
   void* p = std::malloc(bytes ? bytes : 1);

@@ -98,6 +98,9 @@ TEST(cuda_device, out_of_memory_leaves_host_data_untouched_and_later_launches_wo
   ferry::synchronize();
   scale_by_two("after_oom", out, in);
   for (ferry::index i = 0; i < n; i += 4099) ASSERT_EQ(out[i], 2.0 * static_cast<double>(i));
+  // The pool keeps the freed blocks cached; give them back so other processes (the fault
+  // test's child) can allocate.
+  ferry::release_cached_device_memory();
 }
 
 TEST(cuda_device, staged_transfers_are_byte_exact) {

@@ -39,6 +39,12 @@ std::string backend_name();
 /// thread count, for device backends the GPU, its memory, driver and runtime versions.
 std::string device_description();
 
+/// Returns the device memory ferry's pool keeps cached for reuse (freed by ferry, still held
+/// by the process) to the driver, so other processes or libraries can allocate it. Waits for
+/// outstanding work first. A no-op on host backends. Throws device_error.
+/// Why a pool caches at all: steady-state launches then allocate nothing from the driver.
+void release_cached_device_memory();
+
 /// Whether this build contains backend b (it may still lack a device at run time).
 bool backend_compiled(backend b);
 

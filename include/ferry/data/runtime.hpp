@@ -27,6 +27,8 @@ class device_runtime {
   virtual void fill(void* dev, int byte, std::size_t bytes) = 0;
   /// Waits for all launched work; throws device_error naming `kernel` on a device fault.
   virtual void synchronize(const char* kernel) = 0;
+  /// Returns memory cached by the allocator (freed blocks kept for reuse) to the system.
+  virtual void release_cached() {}
   /// Host memory that copies to and from this device fastest (CUDA: page-locked), used by
   /// ferry::array for its host copy. Throws out_of_memory.
   virtual void* allocate_host(std::size_t bytes);

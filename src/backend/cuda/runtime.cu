@@ -96,6 +96,7 @@ class cuda_device final : public device_runtime {
       throw device_error(*last_kernel_ ? last_kernel_ : kernel,
                          cuda_message("cudaStreamSynchronize", e) + " while waiting for kernel '" + last_kernel_ + "'");
   }
+  void release_cached() override { check(cudaMemPoolTrimTo(pool_, 0), "cudaMemPoolTrimTo"); }
   void* allocate_host(std::size_t bytes) override {
     void* p = nullptr;
     const cudaError_t e = cudaMallocHost(&p, bytes ? bytes : 1);
