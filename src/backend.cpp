@@ -32,12 +32,18 @@ class checked_device final : public device_runtime {
   std::string description() const override { return "host-emulated device (separate host memory)"; }
   void* allocate(std::size_t bytes) override {
     void* p = std::malloc(bytes ? bytes : 1);
-    if (!p) throw out_of_memory("", "checked backend: cannot allocate " + std::to_string(bytes) + " bytes");
+    if (!p)
+      throw out_of_memory("",
+                          "checked backend: cannot allocate " + std::to_string(bytes) + " bytes");
     return p;
   }
   void deallocate(void* p, std::size_t) noexcept override { std::free(p); }
-  void copy_to_device(void* dev, const void* host, std::size_t n) override { std::memcpy(dev, host, n); }
-  void copy_to_host(void* host, const void* dev, std::size_t n) override { std::memcpy(host, dev, n); }
+  void copy_to_device(void* dev, const void* host, std::size_t n) override {
+    std::memcpy(dev, host, n);
+  }
+  void copy_to_host(void* host, const void* dev, std::size_t n) override {
+    std::memcpy(host, dev, n);
+  }
   void fill(void* dev, int byte, std::size_t n) override { std::memset(dev, byte, n); }
   void synchronize(const char*) override {}
 };
@@ -59,8 +65,8 @@ void require_usable(backend b) {
   if (!backend_compiled(b))
     throw backend_error("", std::string("backend '") + to_string(b) +
                                 "' is not compiled into this build (configure with "
-                                "-DFERRY_DEVICE_BACKEND=" + to_string(b) +
-                                "); host backends: serial, checked, openmp");
+                                "-DFERRY_DEVICE_BACKEND=" +
+                                to_string(b) + "); host backends: serial, checked, openmp");
 #if FERRY_ENABLE_CUDA
   if (b == backend::cuda) (void)cuda_runtime();  // throws backend_error without a GPU
 #endif
@@ -87,8 +93,10 @@ device_runtime& checked_runtime() {
 device_runtime* active_runtime() {
   switch (current_backend()) {
     case backend::serial:
-    case backend::openmp: return nullptr;
-    case backend::checked: return &checked_runtime();
+    case backend::openmp:
+      return nullptr;
+    case backend::checked:
+      return &checked_runtime();
     case backend::cuda:
 #if FERRY_ENABLE_CUDA
       return &cuda_runtime();
@@ -102,10 +110,14 @@ device_runtime* active_runtime() {
 
 const char* to_string(backend b) {
   switch (b) {
-    case backend::serial: return "serial";
-    case backend::checked: return "checked";
-    case backend::openmp: return "openmp";
-    case backend::cuda: return "cuda";
+    case backend::serial:
+      return "serial";
+    case backend::checked:
+      return "checked";
+    case backend::openmp:
+      return "openmp";
+    case backend::cuda:
+      return "cuda";
   }
   return "?";
 }
@@ -120,8 +132,10 @@ bool backend_compiled(backend b) {
   switch (b) {
     case backend::serial:
     case backend::checked:
-    case backend::openmp: return true;
-    case backend::cuda: return FERRY_ENABLE_CUDA != 0;
+    case backend::openmp:
+      return true;
+    case backend::cuda:
+      return FERRY_ENABLE_CUDA != 0;
   }
   return false;
 }
@@ -145,7 +159,9 @@ void set_backend(backend b) {
   detail::g_backend.store(static_cast<int>(b), std::memory_order_release);
 }
 
-std::string backend_name() { return to_string(current_backend()); }
+std::string backend_name() {
+  return to_string(current_backend());
+}
 
 std::string device_description() {
   const backend b = current_backend();

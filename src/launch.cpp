@@ -25,7 +25,9 @@ void* device_runtime::allocate_host(std::size_t bytes) {
   if (!p) throw std::bad_alloc();
   return p;
 }
-void device_runtime::deallocate_host(void* p) noexcept { std::free(p); }
+void device_runtime::deallocate_host(void* p) noexcept {
+  std::free(p);
+}
 }  // namespace detail
 
 }  // namespace ferry

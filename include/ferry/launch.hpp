@@ -59,26 +59,32 @@ using map_of = arg_map<A, Space>;
 /// State a reduction argument starts from (its identity); a dummy for other kinds.
 template <class Space, class A>
 auto initial_state(const std::remove_cvref_t<A>& a) {
-  if constexpr (classify<A>() == arg_kind::reduction) return a.identity;
-  else return char{};
+  if constexpr (classify<A>() == arg_kind::reduction)
+    return a.identity;
+  else
+    return char{};
 }
 
 /// Folds state b into a for reduction arguments.
 template <class Space, class A, class S>
 void fold_state(S& a, const S& b) {
-  if constexpr (classify<A>() == arg_kind::reduction) a = typename std::remove_cvref_t<A>::op_type{}(a, b);
+  if constexpr (classify<A>() == arg_kind::reduction)
+    a = typename std::remove_cvref_t<A>::op_type{}(a, b);
 }
 
 /// Stores a reduction's result: target = op(target, folded).
 template <class Space, class A, class S>
 void store_result(const std::remove_cvref_t<A>& a, const S& s) {
-  if constexpr (classify<A>() == arg_kind::reduction) *a.target = typename std::remove_cvref_t<A>::op_type{}(*a.target, s);
+  if constexpr (classify<A>() == arg_kind::reduction)
+    *a.target = typename std::remove_cvref_t<A>::op_type{}(*a.target, s);
 }
 
 template <class Space, class A>
 std::string check_one(const std::remove_cvref_t<A>& a, const Space& space) {
-  if constexpr (classify<A>() == arg_kind::partitioned) return a.check_launch(space);
-  else return {};
+  if constexpr (classify<A>() == arg_kind::partitioned)
+    return a.check_launch(space);
+  else
+    return {};
 }
 
 template <class Space, class A>
@@ -86,7 +92,8 @@ void verify_one(const std::remove_cvref_t<A>& a, const Space& space, const char*
   if constexpr (classify<A>() == arg_kind::partitioned) {
     const auto rep = verify_partition(a, space);
     if (!rep.ok())
-      throw partition_error(kernel, "argument " + std::to_string(pos) + " (partitioned): " + rep.message);
+      throw partition_error(kernel,
+                            "argument " + std::to_string(pos) + " (partitioned): " + rep.message);
   }
 }
 
@@ -118,8 +125,9 @@ inline constexpr bool invocable_with = false;
 template <class Space, class K, class... B>
 inline constexpr bool invocable_with<Space, K, std::tuple<B...>> =
     std::is_invocable_v<const K&, const typename Space::index_type&,
-                        decltype(std::declval<const B&>().get(std::declval<const typename Space::index_type&>(),
-                                                              std::declval<typename B::state&>()))...>;
+                        decltype(std::declval<const B&>().get(
+                            std::declval<const typename Space::index_type&>(),
+                            std::declval<typename B::state&>()))...>;
 
 }  // namespace detail
 
@@ -147,7 +155,8 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
                 "ferry::launch: the kernel lambda captures variables. Kernels must be "
                 "captureless: pass everything the kernel uses as a launch argument, so ferry can "
                 "map and check it");
-  static_assert(std::is_trivially_copyable_v<K>, "ferry::launch: the kernel must be trivially copyable");
+  static_assert(std::is_trivially_copyable_v<K>,
+                "ferry::launch: the kernel must be trivially copyable");
   static_assert((detail::check_argument<A, 0>() && ... && true));
   using bound_tuple = std::tuple<typename detail::map_of<Space, A>::bound...>;
   static_assert(!(detail::accepted(detail::classify<A>()) && ...) ||
@@ -209,15 +218,19 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
     try {
       switch (b) {
         case backend::serial:
-        case backend::checked: detail::execute_serial(space, kernel, bound, states); break;
+        case backend::checked:
+          detail::execute_serial(space, kernel, bound, states);
+          break;
         case backend::openmp:
-          detail::execute_openmp(space, kernel, bound, states, [](state_tuple& x, const state_tuple& y) {
-            [&]<std::size_t... N>(std::index_sequence<N...>) {
-              (detail::fold_state<Space, std::tuple_element_t<N, std::tuple<A...>>>(std::get<N>(x),
-                                                                                    std::get<N>(y)),
-               ...);
-            }(std::index_sequence_for<A...>{});
-          });
+          detail::execute_openmp(
+              space, kernel, bound, states, [](state_tuple& x, const state_tuple& y) {
+                [&]<std::size_t... N>(std::index_sequence<N...>) {
+                  (detail::fold_state<Space, std::tuple_element_t<N, std::tuple<A...>>>(
+                       std::get<N>(x), std::get<N>(y)),
+                   ...);
+                }
+                (std::index_sequence_for<A...>{});
+              });
           break;
         case backend::cuda:
 #if FERRY_ENABLE_CUDA && defined(__CUDACC__)
@@ -225,9 +238,10 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
                                                                      bound, states);
           break;
 #else
-          throw backend_error(name, "this translation unit was not compiled as CUDA, so its kernels "
-                                    "can run only on host backends (set FERRY_BACKEND=openmp, or "
-                                    "compile the file with nvcc / as a CUDA source)");
+          throw backend_error(name,
+                              "this translation unit was not compiled as CUDA, so its kernels "
+                              "can run only on host backends (set FERRY_BACKEND=openmp, or "
+                              "compile the file with nvcc / as a CUDA source)");
 #endif
       }
     } catch (const bounds_error& e) {
@@ -243,7 +257,8 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
     (detail::store_result<Space, std::tuple_element_t<N, std::tuple<A...>>>(std::get<N>(arg_refs),
                                                                             std::get<N>(states)),
      ...);
-  }(std::index_sequence_for<A...>{});
+  }
+  (std::index_sequence_for<A...>{});
 }
 
 /// launch with default options (see the overload taking a launch_config).

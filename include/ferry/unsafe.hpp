@@ -42,7 +42,9 @@ struct thread_index {
 };
 
 /// ceil(n / d) for grid sizes.
-constexpr unsigned blocks_for(index n, unsigned d) { return static_cast<unsigned>((n + d - 1) / d); }
+constexpr unsigned blocks_for(index n, unsigned d) {
+  return static_cast<unsigned>((n + d - 1) / d);
+}
 
 /// n elements of T in the current backend's device memory (host memory on host backends).
 /// Move-only RAII; copies are explicit and synchronous. Throws out_of_memory / device_error.
@@ -130,8 +132,8 @@ __global__ void kernel_unsafe(K k, A... args) {
 
 /// Runs a raw launch (ferry::unsafe::launch) on the ferry stream.
 template <class K, class... A>
-void execute_unsafe(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, const K& k,
-                    const A&... args) {
+void execute_unsafe(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                    const K& k, const A&... args) {
   nvtx_range range("ferry::unsafe::launch");
   kernel_unsafe<K, A...><<<dim3(gx, gy, gz), dim3(bx, by, bz), 0, stream()>>>(k, args...);
   after_launch("ferry::unsafe::launch");
@@ -178,15 +180,21 @@ template <class K, class... A>
 void launch(dim3 grid, dim3 block, K kernel, A... args) {
   static_assert(std::is_empty_v<K>, "ferry::unsafe::launch: the kernel must be captureless");
   const backend b = current_backend();
-  ferry::detail::record_launch("ferry::unsafe::launch", to_string(b),
-                               static_cast<std::int64_t>(grid.x) * grid.y * grid.z * block.x * block.y * block.z);
+  ferry::detail::record_launch(
+      "ferry::unsafe::launch", to_string(b),
+      static_cast<std::int64_t>(grid.x) * grid.y * grid.z * block.x * block.y * block.z);
   switch (b) {
     case backend::serial:
-    case backend::checked: detail::execute_host<K, A...>(grid, block, kernel, args..., false); return;
-    case backend::openmp: detail::execute_host<K, A...>(grid, block, kernel, args..., true); return;
+    case backend::checked:
+      detail::execute_host<K, A...>(grid, block, kernel, args..., false);
+      return;
+    case backend::openmp:
+      detail::execute_host<K, A...>(grid, block, kernel, args..., true);
+      return;
     case backend::cuda:
 #if FERRY_ENABLE_CUDA && defined(__CUDACC__)
-      ferry::detail::cuda::execute_unsafe(grid.x, grid.y, grid.z, block.x, block.y, block.z, kernel, args...);
+      ferry::detail::cuda::execute_unsafe(grid.x, grid.y, grid.z, block.x, block.y, block.z, kernel,
+                                          args...);
       return;
 #else
       throw backend_error("ferry::unsafe::launch",

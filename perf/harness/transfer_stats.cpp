@@ -34,20 +34,19 @@ void add_fields(extra_fields& f, const ferry::statistics& s, bool ferry_counts) 
 }
 
 const bool registered = [] {
-  add_run_observer(run_observer{
-      [](const kernel_info&, variant_id) {
-        ferry::reset_stats();
-        std::lock_guard lock(g_mutex);
-        g_baseline = ferry::statistics{};
-      },
-      [](const kernel_info&, variant_id v, extra_fields& f) {
-        if (is_ferry_variant(v)) {
-          add_fields(f, ferry::stats(), true);
-        } else {
-          std::lock_guard lock(g_mutex);
-          add_fields(f, g_baseline, false);
-        }
-      }});
+  add_run_observer(run_observer{[](const kernel_info&, variant_id) {
+                                  ferry::reset_stats();
+                                  std::lock_guard lock(g_mutex);
+                                  g_baseline = ferry::statistics{};
+                                },
+                                [](const kernel_info&, variant_id v, extra_fields& f) {
+                                  if (is_ferry_variant(v)) {
+                                    add_fields(f, ferry::stats(), true);
+                                  } else {
+                                    std::lock_guard lock(g_mutex);
+                                    add_fields(f, g_baseline, false);
+                                  }
+                                }});
   return true;
 }();
 

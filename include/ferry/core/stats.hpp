@@ -14,13 +14,13 @@ struct transfer_stats {
 
 /// Everything ferry counted since the start or the last reset_stats().
 struct statistics {
-  transfer_stats h2d;                ///< host->device copies
-  transfer_stats d2h;                ///< device->host copies
-  std::uint64_t avoided_count = 0;   ///< copies skipped because the data was already resident
-  std::uint64_t avoided_bytes = 0;   ///< bytes those copies would have moved
-  std::uint64_t allocations = 0;     ///< device allocations requested (pool hits included)
-  std::uint64_t allocated_bytes = 0; ///< bytes those allocations requested
-  std::uint64_t launches = 0;        ///< kernels launched (safe and unsafe)
+  transfer_stats h2d;                 ///< host->device copies
+  transfer_stats d2h;                 ///< device->host copies
+  std::uint64_t avoided_count = 0;    ///< copies skipped because the data was already resident
+  std::uint64_t avoided_bytes = 0;    ///< bytes those copies would have moved
+  std::uint64_t allocations = 0;      ///< device allocations requested (pool hits included)
+  std::uint64_t allocated_bytes = 0;  ///< bytes those allocations requested
+  std::uint64_t launches = 0;         ///< kernels launched (safe and unsafe)
 };
 
 /// A snapshot of the statistics. Thread-safe.

@@ -26,8 +26,8 @@ namespace detail {
          static_cast<long long>(n));
   __trap();
 #else
-  throw bounds_error("", "view index " + std::to_string(i) + " out of bounds [0, " +
-                             std::to_string(n) + ")");
+  throw bounds_error(
+      "", "view index " + std::to_string(i) + " out of bounds [0, " + std::to_string(n) + ")");
 #endif
 }
 }  // namespace detail
@@ -48,8 +48,9 @@ class view {
   FERRY_HOST_DEVICE constexpr view(T* p, index n) : p_(p), n_(n) {}
   /// A read-only view of a mutable one.
   template <class U>
-    requires(std::is_const_v<T> && std::is_same_v<std::remove_const_t<T>, U>)
-  FERRY_HOST_DEVICE constexpr view(const view<U>& v) : p_(v.data()), n_(v.size()) {}
+  requires(std::is_const_v<T>&& std::is_same_v<std::remove_const_t<T>, U>) FERRY_HOST_DEVICE
+      constexpr view(const view<U>& v)
+      : p_(v.data()), n_(v.size()) {}
 
   /// Element i; bounds-checked when FERRY_CHECKED.
   ///
@@ -64,11 +65,19 @@ class view {
     return p_[i];
   }
   /// Number of elements.
-  FERRY_HOST_DEVICE constexpr index size() const { return n_; }
+  FERRY_HOST_DEVICE constexpr index size() const {
+    return n_;
+  }
   /// First element's address (device address inside device kernels).
-  FERRY_HOST_DEVICE constexpr T* data() const { return p_; }
-  FERRY_HOST_DEVICE constexpr T* begin() const { return p_; }
-  FERRY_HOST_DEVICE constexpr T* end() const { return p_ + n_; }
+  FERRY_HOST_DEVICE constexpr T* data() const {
+    return p_;
+  }
+  FERRY_HOST_DEVICE constexpr T* begin() const {
+    return p_;
+  }
+  FERRY_HOST_DEVICE constexpr T* end() const {
+    return p_ + n_;
+  }
 
  private:
   T* p_ = nullptr;
@@ -93,9 +102,15 @@ class view2d {
 #endif
     return p_[i + j * ld_];
   }
-  FERRY_HOST_DEVICE constexpr index extent_i() const { return ni_; }
-  FERRY_HOST_DEVICE constexpr index extent_j() const { return nj_; }
-  FERRY_HOST_DEVICE constexpr index stride_j() const { return ld_; }
+  FERRY_HOST_DEVICE constexpr index extent_i() const {
+    return ni_;
+  }
+  FERRY_HOST_DEVICE constexpr index extent_j() const {
+    return nj_;
+  }
+  FERRY_HOST_DEVICE constexpr index stride_j() const {
+    return ld_;
+  }
 
  private:
   T* p_ = nullptr;
@@ -120,9 +135,15 @@ class view3d {
 #endif
     return p_[i + j * ldj_ + k * ldk_];
   }
-  FERRY_HOST_DEVICE constexpr index extent_i() const { return ni_; }
-  FERRY_HOST_DEVICE constexpr index extent_j() const { return nj_; }
-  FERRY_HOST_DEVICE constexpr index extent_k() const { return nk_; }
+  FERRY_HOST_DEVICE constexpr index extent_i() const {
+    return ni_;
+  }
+  FERRY_HOST_DEVICE constexpr index extent_j() const {
+    return nj_;
+  }
+  FERRY_HOST_DEVICE constexpr index extent_k() const {
+    return nk_;
+  }
 
  private:
   T* p_ = nullptr;

@@ -36,9 +36,13 @@ class array {
 
   array() = default;
   /// n elements, each `init`. Throws out_of_memory.
-  explicit array(index n, const T& init = T{}) { create(n); std::fill_n(h_, n_, init); }
+  explicit array(index n, const T& init = T{}) {
+    create(n);
+    std::fill_n(h_, n_, init);
+  }
   /// A copy of the values.
-  array(std::initializer_list<T> values) : array(std::span<const T>(values.begin(), values.size())) {}
+  array(std::initializer_list<T> values)
+      : array(std::span<const T>(values.begin(), values.size())) {}
   /// A copy of the values.
   explicit array(std::span<const T> values) {
     create(static_cast<index>(values.size()));
@@ -70,11 +74,23 @@ class array {
   bool empty() const { return n_ == 0; }
 
   /// Host data, brought up to date.
-  const T* data() const { sync_host(); return h_; }
+  const T* data() const {
+    sync_host();
+    return h_;
+  }
   /// Host data, brought up to date and then marked newer than the device copy.
-  T* data() { touch(); return h_; }
-  const T& operator[](index i) const { sync_host(); return h_[i]; }
-  T& operator[](index i) { touch(); return h_[i]; }
+  T* data() {
+    touch();
+    return h_;
+  }
+  const T& operator[](index i) const {
+    sync_host();
+    return h_[i];
+  }
+  T& operator[](index i) {
+    touch();
+    return h_[i];
+  }
   const T* begin() const { return data(); }
   const T* end() const { return data() + n_; }
   T* begin() { return data(); }
@@ -99,7 +115,8 @@ class array {
     h_ = static_cast<T*>(rt_ ? rt_->allocate_host(bytes) : ::operator new(bytes ? bytes : 1));
     if (rt_ && n > 0) {
       try {
-        e_ = detail::make_resident(*rt_, h_, bytes, detail::entry_kind::array, false, "ferry::array");
+        e_ = detail::make_resident(*rt_, h_, bytes, detail::entry_kind::array, false,
+                                   "ferry::array");
       } catch (...) {
         rt_->deallocate_host(h_);
         throw;

@@ -30,7 +30,9 @@ class atomic_accessor {
 #endif
   }
   /// Number of elements.
-  FERRY_HOST_DEVICE index size() const { return n_; }
+  FERRY_HOST_DEVICE index size() const {
+    return n_;
+  }
 
  private:
   T* p_;

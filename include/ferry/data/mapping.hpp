@@ -66,7 +66,8 @@ template <class D>
 concept contiguous_container = requires(const D& c) {
   std::data(c);
   std::size(c);
-} && !is_std_array_v<D>;
+}
+&&!is_std_array_v<D>;
 
 /// The element type a container's data() exposes through a reference of type A.
 template <class A>
@@ -89,21 +90,30 @@ enum class arg_kind {
 template <class A>
 consteval arg_kind classify() {
   using D = std::remove_cvref_t<A>;
-  if constexpr (is_strategy_v<D>) return arg_kind::partitioned;
-  else if constexpr (is_reduction_v<D>) return arg_kind::reduction;
-  else if constexpr (is_atomic_v<D>) return arg_kind::atomic;
-  else if constexpr (is_read_v<D>) return arg_kind::read;
-  else if constexpr (std::is_pointer_v<D> || std::is_member_pointer_v<D> || std::is_null_pointer_v<D>)
+  if constexpr (is_strategy_v<D>)
+    return arg_kind::partitioned;
+  else if constexpr (is_reduction_v<D>)
+    return arg_kind::reduction;
+  else if constexpr (is_atomic_v<D>)
+    return arg_kind::atomic;
+  else if constexpr (is_read_v<D>)
+    return arg_kind::read;
+  else if constexpr (std::is_pointer_v<D> || std::is_member_pointer_v<D> ||
+                     std::is_null_pointer_v<D>)
     return arg_kind::reject_pointer;
   else if constexpr (contiguous_container<D>) {
-    if constexpr (std::is_const_v<exposed_element_t<A>>) return arg_kind::read;
-    else return arg_kind::reject_mutable_container;
+    if constexpr (std::is_const_v<exposed_element_t<A>>)
+      return arg_kind::read;
+    else
+      return arg_kind::reject_mutable_container;
   } else if constexpr (!std::is_trivially_copyable_v<D>)
     return arg_kind::reject_not_trivially_copyable;
   else if constexpr (has_pointer_member_v<D> || has_reference_member_v<D>)
     return arg_kind::reject_pointer_member;
-  else if constexpr (!is_kernel_value_v<D>) return arg_kind::reject_uninspectable_value;
-  else return arg_kind::value;
+  else if constexpr (!is_kernel_value_v<D>)
+    return arg_kind::reject_uninspectable_value;
+  else
+    return arg_kind::value;
 }
 
 /// Fails to compile, with a message saying what to write instead, for every rejected form.
@@ -157,7 +167,9 @@ struct arg_map {
   struct bound {
     using state = char;
     template <class I>
-    FERRY_HOST_DEVICE char get(const I&, state&) const { return 0; }
+    FERRY_HOST_DEVICE char get(const I&, state&) const {
+      return 0;
+    }
   };
   static bound bind(const std::remove_cvref_t<A>&, const Space&, void* const*) { return {}; }
   static const char* describe() { return "rejected"; }
@@ -173,7 +185,9 @@ struct arg_map<A, Space, arg_kind::value> {
     D value;
     using state = char;
     template <class I>
-    FERRY_HOST_DEVICE FERRY_INLINE const D& get(const I&, state&) const { return value; }
+    FERRY_HOST_DEVICE FERRY_INLINE const D& get(const I&, state&) const {
+      return value;
+    }
   };
   static bound bind(const D& a, const Space&, void* const*) { return bound{a}; }
   static const char* describe() { return "value"; }
@@ -186,8 +200,10 @@ struct arg_map<A, Space, arg_kind::read> {
   using T = std::remove_cv_t<exposed_element_t<const D>>;
   static constexpr int regions = 1;
   static std::span<const T> span_of(const D& a) {
-    if constexpr (is_read_v<D>) return a.buf;
-    else return std::span<const T>(raw_data(a), std::size(a));
+    if constexpr (is_read_v<D>)
+      return a.buf;
+    else
+      return std::span<const T>(raw_data(a), std::size(a));
   }
   static std::array<region, 1> get_regions(const D& a) {
     auto s = span_of(a);
@@ -197,10 +213,13 @@ struct arg_map<A, Space, arg_kind::read> {
     view<const T> v;
     using state = char;
     template <class I>
-    FERRY_HOST_DEVICE FERRY_INLINE view<const T> get(const I&, state&) const { return v; }
+    FERRY_HOST_DEVICE FERRY_INLINE view<const T> get(const I&, state&) const {
+      return v;
+    }
   };
   static bound bind(const D& a, const Space&, void* const* mapped) {
-    return bound{view<const T>(static_cast<const T*>(mapped[0]), static_cast<index>(span_of(a).size()))};
+    return bound{
+        view<const T>(static_cast<const T*>(mapped[0]), static_cast<index>(span_of(a).size()))};
   }
   static const char* describe() { return "read-only container"; }
 };
@@ -211,10 +230,11 @@ template <class A, class Space>
 struct arg_map<A, Space, arg_kind::partitioned> {
   using D = std::remove_cvref_t<A>;
   using T = typename D::value_type;
-  static_assert(requires(const D s, T* p, const Space sp) { s.check_launch(sp); },
-                "ferry::launch: this partitioning strategy does not support the launch's index "
-                "space (e.g. tiles2d needs a range2d, tiles3d a range3d, chunks/rows/indirect "
-                "a 1D range)");
+  static_assert(
+      requires(const D s, T* p, const Space sp) { s.check_launch(sp); },
+      "ferry::launch: this partitioning strategy does not support the launch's index "
+      "space (e.g. tiles2d needs a range2d, tiles3d a range3d, chunks/rows/indirect "
+      "a 1D range)");
   static constexpr bool has_list = requires(const D s) { s.index_list(); };
   static constexpr int regions = has_list ? 2 : 1;
   static std::array<region, regions> get_regions(const D& s) {
@@ -225,16 +245,20 @@ struct arg_map<A, Space, arg_kind::partitioned> {
     else
       return {buf};
   }
-  using accessor = decltype(std::declval<const D&>().bind(std::declval<T*>(), std::declval<const Space&>()));
+  using accessor =
+      decltype(std::declval<const D&>().bind(std::declval<T*>(), std::declval<const Space&>()));
   struct bound {
     accessor acc;
     using state = char;
     template <class I>
-    FERRY_HOST_DEVICE FERRY_INLINE decltype(auto) get(const I& idx, state&) const { return acc(idx); }
+    FERRY_HOST_DEVICE FERRY_INLINE decltype(auto) get(const I& idx, state&) const {
+      return acc(idx);
+    }
   };
   static bound bind(const D& s, const Space& space, void* const* mapped) {
     if constexpr (has_list)
-      return bound{s.bind_with_list(static_cast<T*>(mapped[0]), static_cast<const index*>(mapped[1]))};
+      return bound{
+          s.bind_with_list(static_cast<T*>(mapped[0]), static_cast<const index*>(mapped[1]))};
     else
       return bound{s.bind(static_cast<T*>(mapped[0]), space)};
   }
@@ -250,7 +274,8 @@ struct arg_map<A, Space, arg_kind::reduction> {
   struct bound {
     using state = typename D::value_type;
     template <class I>
-    FERRY_HOST_DEVICE FERRY_INLINE reducer<state, typename D::op_type> get(const I&, state& s) const {
+    FERRY_HOST_DEVICE FERRY_INLINE reducer<state, typename D::op_type> get(const I&,
+                                                                           state& s) const {
       return reducer<state, typename D::op_type>(&s);
     }
   };
@@ -271,7 +296,9 @@ struct arg_map<A, Space, arg_kind::atomic> {
     atomic_accessor<T> acc;
     using state = char;
     template <class I>
-    FERRY_HOST_DEVICE FERRY_INLINE atomic_accessor<T> get(const I&, state&) const { return acc; }
+    FERRY_HOST_DEVICE FERRY_INLINE atomic_accessor<T> get(const I&, state&) const {
+      return acc;
+    }
   };
   static bound bind(const D& a, const Space&, void* const* mapped) {
     return bound{atomic_accessor<T>(static_cast<T*>(mapped[0]), static_cast<index>(a.buf.size()))};
@@ -283,7 +310,9 @@ struct arg_map<A, Space, arg_kind::atomic> {
 /// state is a dummy) for every other kind.
 struct keep_first {
   template <class T>
-  FERRY_HOST_DEVICE constexpr T operator()(const T& a, const T&) const { return a; }
+  FERRY_HOST_DEVICE constexpr T operator()(const T& a, const T&) const {
+    return a;
+  }
 };
 template <class A, arg_kind K = classify<A>()>
 struct fold_op {

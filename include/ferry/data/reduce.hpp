@@ -15,14 +15,20 @@ namespace ferry {
 /// Addition, identity 0.
 struct plus {
   template <class T>
-  FERRY_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const { return a + b; }
+  FERRY_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const {
+    return a + b;
+  }
   template <class T>
-  static constexpr T identity() { return T(0); }
+  static constexpr T identity() {
+    return T(0);
+  }
 };
 /// Minimum, identity: the type's largest value (+inf for floating point).
 struct minimum {
   template <class T>
-  FERRY_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const { return b < a ? b : a; }
+  FERRY_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const {
+    return b < a ? b : a;
+  }
   template <class T>
   static constexpr T identity() {
     if constexpr (std::numeric_limits<T>::has_infinity) return std::numeric_limits<T>::infinity();
@@ -32,7 +38,9 @@ struct minimum {
 /// Maximum, identity: the type's lowest value (-inf for floating point).
 struct maximum {
   template <class T>
-  FERRY_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const { return a < b ? b : a; }
+  FERRY_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const {
+    return a < b ? b : a;
+  }
   template <class T>
   static constexpr T identity() {
     if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
@@ -49,9 +57,8 @@ class reducer {
   /// Folds v into this thread's accumulator.
   FERRY_HOST_DEVICE FERRY_INLINE void combine(const T& v) const { *slot_ = Op{}(*slot_, v); }
   /// Sum reducers: same as combine(v).
-  FERRY_HOST_DEVICE FERRY_INLINE const reducer& operator+=(const T& v) const
-    requires std::is_same_v<Op, plus>
-  {
+  FERRY_HOST_DEVICE FERRY_INLINE const reducer& operator+=(
+      const T& v) const requires std::is_same_v<Op, plus> {
     combine(v);
     return *this;
   }
@@ -64,27 +71,37 @@ class reducer {
 /// operation (an empty, trivially copyable FERRY_HOST_DEVICE callable) and its identity.
 template <class T, class Op>
 struct reduction_target {
-  static_assert(std::is_trivially_copyable_v<T>, "ferry: a reduction's value type must be trivially copyable");
-  static_assert(std::is_empty_v<Op>, "ferry: a reduction operation must have no state (an empty callable)");
+  static_assert(std::is_trivially_copyable_v<T>,
+                "ferry: a reduction's value type must be trivially copyable");
+  static_assert(std::is_empty_v<Op>,
+                "ferry: a reduction operation must have no state (an empty callable)");
   using value_type = T;
   using op_type = Op;
-  T* target;    ///< the host variable; after the launch it holds op(old value, folded value)
-  T identity;   ///< the operation's identity element
+  T* target;   ///< the host variable; after the launch it holds op(old value, folded value)
+  T identity;  ///< the operation's identity element
 };
 
 /// Sum reduction into x: after the launch x == x_before + sum of everything combined.
 template <class T>
-reduction_target<T, plus> sum(T& x) { return {&x, plus::identity<T>()}; }
+reduction_target<T, plus> sum(T& x) {
+  return {&x, plus::identity<T>()};
+}
 /// Minimum reduction into x.
 template <class T>
-reduction_target<T, minimum> min(T& x) { return {&x, minimum::identity<T>()}; }
+reduction_target<T, minimum> min(T& x) {
+  return {&x, minimum::identity<T>()};
+}
 /// Maximum reduction into x.
 template <class T>
-reduction_target<T, maximum> max(T& x) { return {&x, maximum::identity<T>()}; }
+reduction_target<T, maximum> max(T& x) {
+  return {&x, maximum::identity<T>()};
+}
 /// Reduction into x with a user operation op (associative and commutative; results may
 /// reassociate between backends) and its identity element.
 template <class T, class Op>
-reduction_target<T, Op> reduce(T& x, Op, T identity) { return {&x, identity}; }
+reduction_target<T, Op> reduce(T& x, Op, T identity) {
+  return {&x, identity};
+}
 
 template <class A>
 inline constexpr bool is_reduction_v = false;

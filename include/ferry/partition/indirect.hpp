@@ -48,10 +48,10 @@ class index_set {
     std::sort(sorted.begin(), sorted.end());
     for (std::size_t p = 1; p < sorted.size(); ++p)
       if (sorted[p].first == sorted[p - 1].first)
-        throw partition_error("", "index_set: index " + std::to_string(sorted[p].first) +
-                                      " appears at positions " + std::to_string(sorted[p - 1].second) +
-                                      " and " + std::to_string(sorted[p].second) +
-                                      ": threads owning it would race");
+        throw partition_error(
+            "", "index_set: index " + std::to_string(sorted[p].first) + " appears at positions " +
+                    std::to_string(sorted[p - 1].second) + " and " +
+                    std::to_string(sorted[p].second) + ": threads owning it would race");
     bound_ = sorted.empty() ? 0 : sorted.back().first + 1;
   }
   std::vector<index> list_;
@@ -61,8 +61,8 @@ class index_set {
 /// What a thread of an indirect partition receives: its element and where it lives.
 template <class T>
 struct indexed_ref {
-  T& value;     ///< buffer[list[ii]]
-  index at;     ///< list[ii], the element's position in the buffer
+  T& value;  ///< buffer[list[ii]]
+  index at;  ///< list[ii], the element's position in the buffer
 };
 
 /// Thread ii (1D space) owns buffer[set[ii]]; see index_set. The index list is mapped
@@ -99,7 +99,9 @@ class indirect_t : public strategy_base {
   /// Binding with the index list at a (possibly device) address.
   accessor bind_with_list(T* p, const index* list) const { return accessor{p, list}; }
   template <class F>
-  void for_each_owned(index ii, const range&, F&& f) const { f((*set_)[ii]); }
+  void for_each_owned(index ii, const range&, F&& f) const {
+    f((*set_)[ii]);
+  }
 
  private:
   std::span<T> buf_;

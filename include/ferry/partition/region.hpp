@@ -15,7 +15,9 @@ enum class access : std::uint8_t {
 };
 
 /// True if the access may modify the region.
-constexpr bool is_writable(access a) { return a != access::read; }
+constexpr bool is_writable(access a) {
+  return a != access::read;
+}
 
 /// A contiguous host memory region used by one argument of a launch.
 struct region {

@@ -43,16 +43,16 @@ struct offset_sink {
 }  // namespace detail
 
 template <class S, class Space>
-concept partition_strategy_for =
-    index_space<Space> && requires(const S s, typename S::value_type* p,
-                                   typename Space::index_type idx, const Space space) {
-      typename S::value_type;
-      { S::copies_in } -> std::convertible_to<bool>;
-      { s.buffer() } -> std::same_as<std::span<typename S::value_type>>;
-      { s.check_launch(space) } -> std::same_as<std::string>;
-      { s.bind(p, space)(idx) };
-      s.for_each_owned(idx, space, detail::offset_sink{});
-    };
+concept partition_strategy_for = index_space<Space> &&
+    requires(const S s, typename S::value_type* p, typename Space::index_type idx,
+             const Space space) {
+  typename S::value_type;
+  { S::copies_in } -> std::convertible_to<bool>;
+  { s.buffer() } -> std::same_as<std::span<typename S::value_type>>;
+  { s.check_launch(space) } -> std::same_as<std::string>;
+  {s.bind(p, space)(idx)};
+  s.for_each_owned(idx, space, detail::offset_sink{});
+};
 
 /// Marks strategy types (specialised true by each built-in and by user strategies that derive
 /// from ferry::strategy_base).
@@ -68,7 +68,9 @@ inline std::string fit_message(index lo, index hi, index n) {
          "] but the buffer has " + std::to_string(n) + " elements";
 }
 /// Linear offset of idx in the dense layout whose extents are the end bounds of the space.
-FERRY_HOST_DEVICE FERRY_INLINE constexpr index dense_offset(index i, index, index) { return i; }
+FERRY_HOST_DEVICE FERRY_INLINE constexpr index dense_offset(index i, index, index) {
+  return i;
+}
 }  // namespace detail
 
 // --------------------------------------------------------------------------------------------
@@ -106,7 +108,8 @@ class elementwise_t : public strategy_base {
   std::string check_launch(const range2d& s) const {
     if (stride_ != 1) return "a strided elementwise partition needs a 1D index space";
     if (s.size() == 0) return {};
-    if (s.begin_i < 0 || s.begin_j < 0) return "elementwise over a 2D space needs begin bounds >= 0";
+    if (s.begin_i < 0 || s.begin_j < 0)
+      return "elementwise over a 2D space needs begin bounds >= 0";
     const index lo = offset_ + s.begin_i + s.end_i * s.begin_j;
     const index hi = offset_ + (s.end_i - 1) + s.end_i * (s.end_j - 1);
     if (lo < 0 || hi >= static_cast<index>(buf_.size()))
@@ -159,7 +162,9 @@ class elementwise_t : public strategy_base {
       else
         return p[offset + i * stride];
     }
-    FERRY_HOST_DEVICE FERRY_INLINE T& operator()(index2 x) const { return p[offset + x.i + ni * x.j]; }
+    FERRY_HOST_DEVICE FERRY_INLINE T& operator()(index2 x) const {
+      return p[offset + x.i + ni * x.j];
+    }
     FERRY_HOST_DEVICE FERRY_INLINE T& operator()(index3 x) const {
       return p[offset + x.i + ni * (x.j + nj * x.k)];
     }
@@ -169,9 +174,13 @@ class elementwise_t : public strategy_base {
   accessor bind(T* p, const range3d& s) const { return accessor{p, offset_, 1, s.end_i, s.end_j}; }
 
   template <class F>
-  void for_each_owned(index i, const range&, F&& f) const { f(offset_ + i * stride_); }
+  void for_each_owned(index i, const range&, F&& f) const {
+    f(offset_ + i * stride_);
+  }
   template <class F>
-  void for_each_owned(index2 x, const range2d& s, F&& f) const { f(offset_ + x.i + s.end_i * x.j); }
+  void for_each_owned(index2 x, const range2d& s, F&& f) const {
+    f(offset_ + x.i + s.end_i * x.j);
+  }
   template <class F>
   void for_each_owned(index3 x, const range3d& s, F&& f) const {
     f(offset_ + x.i + s.end_i * (x.j + s.end_j * x.k));
@@ -261,7 +270,9 @@ class rows_t : public strategy_base {
   struct accessor {
     T* p;
     index len, ld;
-    FERRY_HOST_DEVICE FERRY_INLINE view<T> operator()(index i) const { return view<T>(p + i * ld, len); }
+    FERRY_HOST_DEVICE FERRY_INLINE view<T> operator()(index i) const {
+      return view<T>(p + i * ld, len);
+    }
   };
   accessor bind(T* p, const range&) const { return accessor{p, len_, ld_}; }
   template <class F>
@@ -284,7 +295,8 @@ class tiles2d_t : public strategy_base {
  public:
   using value_type = T;
   static constexpr bool copies_in = true;
-  tiles2d_t(std::span<T> buf, index ld, index ti, index tj) : buf_(buf), ld_(ld), ti_(ti), tj_(tj) {}
+  tiles2d_t(std::span<T> buf, index ld, index ti, index tj)
+      : buf_(buf), ld_(ld), ti_(ti), tj_(tj) {}
   std::span<T> buffer() const { return buf_; }
   std::string check_launch(const range2d& s) const {
     if (ti_ < 1 || tj_ < 1) return "tile extents must be >= 1";
@@ -364,7 +376,8 @@ class tiles3d_t : public strategy_base {
   }
   /// Whether the boxes cover extent(s) without gaps (whole planes).
   bool dense(const range3d& s) const {
-    return s.begin_i == 0 && s.end_i * ti_ == ldj_ && s.begin_j == 0 && s.end_j * tj_ * ldj_ == ldk_;
+    return s.begin_i == 0 && s.end_i * ti_ == ldj_ && s.begin_j == 0 &&
+           s.end_j * tj_ * ldj_ == ldk_;
   }
   struct accessor {
     T* p;
@@ -418,7 +431,8 @@ template <class C>
 concept mutable_contiguous = requires(C& c) {
   std::data(c);
   std::size(c);
-} && !std::is_const_v<std::remove_reference_t<decltype(*std::data(std::declval<C&>()))>>;
+}
+&&!std::is_const_v<std::remove_reference_t<decltype(*std::data(std::declval<C&>()))>>;
 }  // namespace detail
 
 /// Partitions c (a mutable contiguous container: std::vector, std::array, ferry::array,
@@ -477,7 +491,7 @@ auto tiles3d(C&& c, index ld_j, index ld_k, index ti, index tj, index tk) {
 }
 /// The write-only form of a strategy: `ferry::write_only(ferry::elementwise(out))`.
 template <class S>
-  requires is_strategy_v<S>
+requires is_strategy_v<S>
 auto write_only(S s) {
   return write_only_t<S>(std::move(s));
 }

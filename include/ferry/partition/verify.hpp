@@ -15,17 +15,19 @@ namespace ferry {
 
 /// Result of verify_partition.
 struct partition_report {
-  bool disjoint = true;          ///< no element is owned by two threads
-  bool in_bounds = true;         ///< every owned element lies inside the buffer
-  index first_uncovered = -1;    ///< first buffer element no thread owns, or -1 if all are owned
-  std::string message;           ///< human-readable description of the first problem, or ""
+  bool disjoint = true;        ///< no element is owned by two threads
+  bool in_bounds = true;       ///< every owned element lies inside the buffer
+  index first_uncovered = -1;  ///< first buffer element no thread owns, or -1 if all are owned
+  std::string message;         ///< human-readable description of the first problem, or ""
   /// True when the partition is safe to launch (disjoint and in bounds). Uncovered elements
   /// are not an error: a launch may write a sub-range of a buffer.
   bool ok() const { return disjoint && in_bounds; }
 };
 
 namespace detail {
-inline std::string format_index(index i) { return std::to_string(i); }
+inline std::string format_index(index i) {
+  return std::to_string(i);
+}
 inline std::string format_index(index2 x) {
   return "(" + std::to_string(x.i) + ", " + std::to_string(x.j) + ")";
 }
@@ -40,8 +42,8 @@ inline std::string format_index(index3 x) {
 /// Cost: O(space size x part size) time, O(buffer size) memory. Used by the checked backend on
 /// every launch and by tests of user-defined strategies.
 template <class S, class Space>
-  requires partition_strategy_for<S, Space>
-partition_report verify_partition(const S& s, const Space& space) {
+requires partition_strategy_for<S, Space> partition_report verify_partition(const S& s,
+                                                                            const Space& space) {
   partition_report rep;
   const index n = static_cast<index>(s.buffer().size());
   std::vector<typename Space::index_type> owner_idx(static_cast<std::size_t>(n));
@@ -52,9 +54,8 @@ partition_report verify_partition(const S& s, const Space& space) {
       if (!rep.ok()) return;
       if (e < 0 || e >= n) {
         rep.in_bounds = false;
-        rep.message = "thread " + detail::format_index(idx) + " owns element " +
-                      std::to_string(e) + ", outside the buffer of " + std::to_string(n) +
-                      " elements";
+        rep.message = "thread " + detail::format_index(idx) + " owns element " + std::to_string(e) +
+                      ", outside the buffer of " + std::to_string(n) + " elements";
         return;
       }
       const auto u = static_cast<std::size_t>(e);
@@ -82,7 +83,7 @@ partition_report verify_partition(const S& s, const Space& space) {
 /// Like verify_partition, but throws partition_error (with the report's message) when the
 /// parts overlap or leave the buffer; with require_cover also when an element is uncovered.
 template <class S, class Space>
-  requires partition_strategy_for<S, Space>
+requires partition_strategy_for<S, Space>
 void check_partition(const S& s, const Space& space, bool require_cover = false) {
   const auto rep = verify_partition(s, space);
   if (!rep.ok() || (require_cover && rep.first_uncovered >= 0))

@@ -26,9 +26,10 @@ class cuda_device final : public device_runtime {
     const cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
       cudaGetLastError();
-      throw backend_error("", std::string("this build's backend is cuda but no CUDA device is usable (") +
-                                  (e != cudaSuccess ? cuda_message("cudaGetDeviceCount", e) : "no device found") +
-                                  "). Set FERRY_BACKEND=openmp (or serial) to run on the host");
+      throw backend_error(
+          "", std::string("this build's backend is cuda but no CUDA device is usable (") +
+                  (e != cudaSuccess ? cuda_message("cudaGetDeviceCount", e) : "no device found") +
+                  "). Set FERRY_BACKEND=openmp (or serial) to run on the host");
     }
     check(cudaGetDevice(&device_), "cudaGetDevice");
     check(cudaGetDeviceProperties(&props_, device_), "cudaGetDeviceProperties");
@@ -39,7 +40,8 @@ class cuda_device final : public device_runtime {
     std::uint64_t threshold = UINT64_MAX;
     check(cudaMemPoolSetAttribute(pool_, cudaMemPoolAttrReleaseThreshold, &threshold),
           "cudaMemPoolSetAttribute");
-    engine_ = std::make_unique<cuda_detail::transfer_engine>(cuda_detail::transfer_config::defaults(), device_);
+    engine_ = std::make_unique<cuda_detail::transfer_engine>(
+        cuda_detail::transfer_config::defaults(), device_);
   }
 
   const char* name() const override { return "cuda"; }
@@ -48,10 +50,11 @@ class cuda_device final : public device_runtime {
     cudaDriverGetVersion(&driver);
     cudaRuntimeGetVersion(&runtime);
     char buf[512];
-    std::snprintf(buf, sizeof buf, "%s (sm_%d%d, %d SMs, %.1f GiB), CUDA driver %d.%d, runtime %d.%d",
-                  props_.name, props_.major, props_.minor, props_.multiProcessorCount,
-                  props_.totalGlobalMem / 1073741824.0, driver / 1000, (driver % 1000) / 10, runtime / 1000,
-                  (runtime % 1000) / 10);
+    std::snprintf(buf, sizeof buf,
+                  "%s (sm_%d%d, %d SMs, %.1f GiB), CUDA driver %d.%d, runtime %d.%d", props_.name,
+                  props_.major, props_.minor, props_.multiProcessorCount,
+                  props_.totalGlobalMem / 1073741824.0, driver / 1000, (driver % 1000) / 10,
+                  runtime / 1000, (runtime % 1000) / 10);
     return buf;
   }
   void* allocate(std::size_t bytes) override {
@@ -89,12 +92,15 @@ class cuda_device final : public device_runtime {
     }
     nvtxRangePop();
   }
-  void fill(void* dev, int byte, std::size_t n) override { check(cudaMemsetAsync(dev, byte, n, stream_), "cudaMemsetAsync"); }
+  void fill(void* dev, int byte, std::size_t n) override {
+    check(cudaMemsetAsync(dev, byte, n, stream_), "cudaMemsetAsync");
+  }
   void synchronize(const char* kernel) override {
     const cudaError_t e = cudaStreamSynchronize(stream_);
     if (e != cudaSuccess)
       throw device_error(*last_kernel_ ? last_kernel_ : kernel,
-                         cuda_message("cudaStreamSynchronize", e) + " while waiting for kernel '" + last_kernel_ + "'");
+                         cuda_message("cudaStreamSynchronize", e) + " while waiting for kernel '" +
+                             last_kernel_ + "'");
   }
   void release_cached() override { check(cudaMemPoolTrimTo(pool_, 0), "cudaMemPoolTrimTo"); }
   void* allocate_host(std::size_t bytes) override {
@@ -102,7 +108,8 @@ class cuda_device final : public device_runtime {
     const cudaError_t e = cudaMallocHost(&p, bytes ? bytes : 1);
     if (e != cudaSuccess) {
       cudaGetLastError();
-      throw out_of_memory("", "cannot allocate " + std::to_string(bytes) + " bytes of page-locked host memory");
+      throw out_of_memory(
+          "", "cannot allocate " + std::to_string(bytes) + " bytes of page-locked host memory");
     }
     return p;
   }
@@ -138,19 +145,26 @@ cuda_device& the_device() {
 
 }  // namespace
 
-device_runtime& cuda_runtime() { return the_device(); }
+device_runtime& cuda_runtime() {
+  return the_device();
+}
 
 namespace cuda {
 
-cudaStream_t stream() { return the_device().stream(); }
-int multiprocessors() { return the_device().multiprocessors(); }
+cudaStream_t stream() {
+  return the_device().stream();
+}
+int multiprocessors() {
+  return the_device().multiprocessors();
+}
 
 void after_launch(const char* kernel) {
   cuda_device& d = the_device();
   d.note_kernel(kernel);
   const cudaError_t e = cudaGetLastError();
   if (e == cudaSuccess) return;
-  if (e == cudaErrorInvalidConfiguration || e == cudaErrorInvalidValue || e == cudaErrorLaunchOutOfResources)
+  if (e == cudaErrorInvalidConfiguration || e == cudaErrorInvalidValue ||
+      e == cudaErrorLaunchOutOfResources)
     throw launch_error(kernel, cuda_message("kernel launch", e));
   throw device_error(kernel, cuda_message("kernel launch", e));
 }
@@ -172,7 +186,9 @@ void* alloc_scratch(std::size_t n, const char* kernel) {
   return p;
 }
 
-void free_scratch(void* p) noexcept { the_device().deallocate(p, 0); }
+void free_scratch(void* p) noexcept {
+  the_device().deallocate(p, 0);
+}
 
 }  // namespace cuda
 }  // namespace ferry::detail

@@ -82,17 +82,20 @@ template <class K, class Bound, class States>
 __global__ void kernel_3d(range3d s, K k, Bound b) {
   const index i = s.begin_i + static_cast<index>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= s.end_i) return;
-  for (index kk = s.begin_k + static_cast<index>(blockIdx.z) * blockDim.z + threadIdx.z; kk < s.end_k;
-       kk += static_cast<index>(gridDim.z) * blockDim.z)
-    for (index j = s.begin_j + static_cast<index>(blockIdx.y) * blockDim.y + threadIdx.y; j < s.end_j;
-         j += static_cast<index>(gridDim.y) * blockDim.y) {
+  for (index kk = s.begin_k + static_cast<index>(blockIdx.z) * blockDim.z + threadIdx.z;
+       kk < s.end_k; kk += static_cast<index>(gridDim.z) * blockDim.z)
+    for (index j = s.begin_j + static_cast<index>(blockIdx.y) * blockDim.y + threadIdx.y;
+         j < s.end_j; j += static_cast<index>(gridDim.y) * blockDim.y) {
       States st{};
-      invoke_kernel(k, index3{i, j, kk}, b, st, std::make_index_sequence<std::tuple_size_v<Bound>>{});
+      invoke_kernel(k, index3{i, j, kk}, b, st,
+                    std::make_index_sequence<std::tuple_size_v<Bound>>{});
     }
 }
 
 /// Index of the l-th point (i fastest) of a space, for the grid-stride reduction kernel.
-__device__ inline index point_of(const range& s, index l) { return s.begin + l; }
+__device__ inline index point_of(const range& s, index l) {
+  return s.begin + l;
+}
 __device__ inline index2 point_of(const range2d& s, index l) {
   const index ni = s.extent_i();
   return index2{s.begin_i + l % ni, s.begin_j + l / ni};
@@ -119,14 +122,17 @@ __device__ T block_fold(T v) {
 /// Launch with reductions: grid-stride loop, per-thread states, CUB block folds, one partial
 /// state per block (folded on the host in block order, so results are reproducible).
 template <int B, class Ops, class Space, class K, class Bound, class States>
-__global__ void __launch_bounds__(B) kernel_reduce(Space s, K k, Bound b, States init, States* partials) {
+__global__ void __launch_bounds__(B)
+    kernel_reduce(Space s, K k, Bound b, States init, States* partials) {
   States st = init;
   const index n = s.size();
-  for (index l = static_cast<index>(blockIdx.x) * B + threadIdx.x; l < n; l += static_cast<index>(gridDim.x) * B)
+  for (index l = static_cast<index>(blockIdx.x) * B + threadIdx.x; l < n;
+       l += static_cast<index>(gridDim.x) * B)
     invoke_kernel(k, point_of(s, l), b, st, std::make_index_sequence<std::tuple_size_v<Bound>>{});
   [&]<std::size_t... N>(std::index_sequence<N...>) {
     ((std::get<N>(st) = block_fold<B, std::tuple_element_t<N, Ops>>(std::get<N>(st))), ...);
-  }(std::make_index_sequence<std::tuple_size_v<States>>{});
+  }
+  (std::make_index_sequence<std::tuple_size_v<States>>{});
   if (threadIdx.x == 0) partials[blockIdx.x] = st;
 }
 
@@ -140,20 +146,24 @@ inline unsigned grid_extent(index n, unsigned b, unsigned cap) {
 /// Runs one safe launch on the ferry stream. `block` is threads per block (0: 256). States
 /// hold reduction results on return. Throws launch_error / device_error naming the kernel.
 template <class Ops, class Space, class K, class Bound, class States>
-void execute(const char* name, int block, const Space& space, const K& k, const Bound& bound, States& states) {
+void execute(const char* name, int block, const Space& space, const K& k, const Bound& bound,
+             States& states) {
   nvtx_range range(name);
   const cudaStream_t st = stream();
   constexpr bool has_reduction = [] {
     return []<std::size_t... N>(std::index_sequence<N...>) {
       return (!std::is_same_v<std::tuple_element_t<N, Ops>, keep_first> || ... || false);
-    }(std::make_index_sequence<std::tuple_size_v<Ops>>{});
+    }
+    (std::make_index_sequence<std::tuple_size_v<Ops>>{});
   }();
   if constexpr (has_reduction) {
     constexpr int B = default_block;
     const index n = space.size();
     int per_sm = 0;
-    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel_reduce<B, Ops, Space, K, Bound, States>, B, 0);
-    const unsigned grid = grid_extent(n, B, static_cast<unsigned>(std::max(per_sm, 1) * multiprocessors()));
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, kernel_reduce<B, Ops, Space, K, Bound, States>, B, 0);
+    const unsigned grid =
+        grid_extent(n, B, static_cast<unsigned>(std::max(per_sm, 1) * multiprocessors()));
     auto* partials = static_cast<States*>(alloc_scratch(sizeof(States) * grid, name));
     kernel_reduce<B, Ops><<<grid, B, 0, st>>>(space, k, bound, states, partials);
     try {
@@ -161,10 +171,12 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
       std::vector<States> host(grid);
       copy_partials(host.data(), partials, sizeof(States) * grid, name);
       free_scratch(partials);
-      for (const States& p : host)
-        [&]<std::size_t... N>(std::index_sequence<N...>) {
-          ((std::get<N>(states) = std::tuple_element_t<N, Ops>{}(std::get<N>(states), std::get<N>(p))), ...);
-        }(std::make_index_sequence<std::tuple_size_v<States>>{});
+      for (const States& p : host) [&]<std::size_t... N>(std::index_sequence<N...>) {
+          ((std::get<N>(states) =
+                std::tuple_element_t<N, Ops>{}(std::get<N>(states), std::get<N>(p))),
+           ...);
+        }
+      (std::make_index_sequence<std::tuple_size_v<States>>{});
     } catch (...) {
       free_scratch(partials);
       throw;
@@ -174,7 +186,8 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
     const index n = space.size();
     if (block <= 0 || block == default_block) {
       const unsigned grid = grid_extent(n, default_block, 0x7fffffffu);
-      kernel_1d_fixed<default_block, K, Bound, States><<<grid, default_block, 0, st>>>(space.begin, space.end, k, bound);
+      kernel_1d_fixed<default_block, K, Bound, States>
+          <<<grid, default_block, 0, st>>>(space.begin, space.end, k, bound);
     } else {
       const unsigned grid = grid_extent(n, static_cast<unsigned>(block), 0x7fffffffu);
       kernel_1d<K, Bound, States><<<grid, block, 0, st>>>(space.begin, space.end, k, bound);
@@ -182,7 +195,8 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
   } else if constexpr (Space::rank == 2) {
     const unsigned b = block > 0 ? static_cast<unsigned>(block) : default_block;
     const dim3 blk(32, std::max(1u, b / 32));  // 32 x 8 at 256: RAJAPerf's 2D shape
-    const dim3 grid(grid_extent(space.extent_i(), blk.x, 0x7fffffffu), grid_extent(space.extent_j(), blk.y, 65535));
+    const dim3 grid(grid_extent(space.extent_i(), blk.x, 0x7fffffffu),
+                    grid_extent(space.extent_j(), blk.y, 65535));
     kernel_2d<K, Bound, States><<<grid, blk, 0, st>>>(space, k, bound);
   } else {
     const unsigned b = block > 0 ? static_cast<unsigned>(block) : default_block;
@@ -191,7 +205,8 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
     unsigned bz = 1;
     while ((bz * 2) * (bz * 2) <= rest && rest % (bz * 2) == 0) bz *= 2;
     const dim3 blk(32, rest / bz, bz);
-    const dim3 grid(grid_extent(space.extent_i(), blk.x, 0x7fffffffu), grid_extent(space.extent_j(), blk.y, 65535),
+    const dim3 grid(grid_extent(space.extent_i(), blk.x, 0x7fffffffu),
+                    grid_extent(space.extent_j(), blk.y, 65535),
                     grid_extent(space.extent_k(), blk.z, 65535));
     kernel_3d<K, Bound, States><<<grid, blk, 0, st>>>(space, k, bound);
   }

@@ -15,8 +15,8 @@ namespace ferry::detail {
 
 /// Calls kernel(idx, bound_i.get(idx, state_i)...).
 template <class K, class Bound, class States, class I, std::size_t... N>
-FERRY_HOST_DEVICE FERRY_INLINE void invoke_kernel(const K& k, const I& idx, const Bound& b, States& st,
-                                                  std::index_sequence<N...>) {
+FERRY_HOST_DEVICE FERRY_INLINE void invoke_kernel(const K& k, const I& idx, const Bound& b,
+                                                  States& st, std::index_sequence<N...>) {
   k(idx, std::get<N>(b).get(idx, std::get<N>(st))...);
 }
 
