@@ -134,6 +134,7 @@ void check_aliasing(const char* kernel, std::span<const arg_region> regions) {
 
 env_entry* make_resident(device_runtime& rt, const void* host, std::size_t bytes, entry_kind kind,
                          bool copy_in, const char* who) {
+  if (bytes == 0) return nullptr;  // nothing to keep resident; empty ranges may share an address
   auto& t = the_table();
   const auto* p = static_cast<const std::byte*>(host);
   {
@@ -177,6 +178,7 @@ env_entry* make_resident(device_runtime& rt, const void* host, std::size_t bytes
 }
 
 env_entry* make_host_guard(const void* host, std::size_t bytes, const char* who) {
+  if (bytes == 0) return nullptr;  // nothing to guard; empty ranges may share a start address
   auto& t = the_table();
   const auto* p = static_cast<const std::byte*>(host);
   std::lock_guard lock(t.m);

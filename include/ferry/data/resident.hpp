@@ -62,6 +62,15 @@ class resident {
     try {
       release();
     } catch (const std::exception& ex) {
+      if (std::uncaught_exceptions() > 0) {
+        // Unwinding from another ferry error (often the same violation, raised by a launch):
+        // that exception reports it; terminating here would hide it from the caller.
+        std::fprintf(stderr,
+                     "%s\n(raised while a ferry::resident was destroyed during stack "
+                     "unwinding; the exception in flight is kept)\n",
+                     ex.what());
+        return;
+      }
       // A destructor must not throw; a detected violation must not pass silently either.
       std::fprintf(stderr,
                    "%s\n(raised while a ferry::resident was destroyed; call release() "

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <concepts>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -63,6 +64,15 @@ template <class S>
 inline constexpr bool is_strategy_v = std::is_base_of_v<strategy_base, std::remove_cvref_t<S>>;
 
 namespace detail {
+/// a * b + c, or false if any step overflows ferry::index (launch checks must not wrap around
+/// into an in-bounds value).
+inline bool affine(index a, index b, index c, index& out) {
+  index m = 0;
+  return !__builtin_mul_overflow(a, b, &m) && !__builtin_add_overflow(m, c, &out);
+}
+inline const char* overflow_message() {
+  return "the index arithmetic of this partition overflows a 64-bit index for this index space";
+}
 inline std::string fit_message(index lo, index hi, index n) {
   return "the index space maps to elements [" + std::to_string(lo) + ", " + std::to_string(hi) +
          "] but the buffer has " + std::to_string(n) + " elements";
@@ -100,7 +110,10 @@ class elementwise_t : public strategy_base {
       return "elementwise stride is " + std::to_string(stride_) +
              "; it must be >= 1 or two threads would own the same element";
     if (s.size() == 0) return {};
-    const index lo = offset_ + s.begin * stride_, hi = offset_ + (s.end - 1) * stride_;
+    index lo = 0, hi = 0;
+    if (!detail::affine(s.begin, stride_, offset_, lo) ||
+        !detail::affine(s.end - 1, stride_, offset_, hi))
+      return detail::overflow_message();
     if (lo < 0 || hi >= static_cast<index>(buf_.size()))
       return detail::fit_message(lo, hi, static_cast<index>(buf_.size()));
     return {};
@@ -110,8 +123,11 @@ class elementwise_t : public strategy_base {
     if (s.size() == 0) return {};
     if (s.begin_i < 0 || s.begin_j < 0)
       return "elementwise over a 2D space needs begin bounds >= 0";
-    const index lo = offset_ + s.begin_i + s.end_i * s.begin_j;
-    const index hi = offset_ + (s.end_i - 1) + s.end_i * (s.end_j - 1);
+    index lo = 0, hi = 0;
+    if (!detail::affine(s.end_i, s.begin_j, offset_ + s.begin_i, lo) ||
+        !detail::affine(s.end_i, s.end_j - 1, offset_ + (s.end_i - 1), hi) ||
+        s.size() / s.extent_i() != s.extent_j())
+      return detail::overflow_message();
     if (lo < 0 || hi >= static_cast<index>(buf_.size()))
       return detail::fit_message(lo, hi, static_cast<index>(buf_.size()));
     return {};
@@ -121,8 +137,12 @@ class elementwise_t : public strategy_base {
     if (s.size() == 0) return {};
     if (s.begin_i < 0 || s.begin_j < 0 || s.begin_k < 0)
       return "elementwise over a 3D space needs begin bounds >= 0";
-    const index lo = offset_ + s.begin_i + s.end_i * (s.begin_j + s.end_j * s.begin_k);
-    const index hi = offset_ + (s.end_i - 1) + s.end_i * ((s.end_j - 1) + s.end_j * (s.end_k - 1));
+    index lo = 0, hi = 0, ljk = 0, hjk = 0;
+    if (!detail::affine(s.end_j, s.begin_k, s.begin_j, ljk) ||
+        !detail::affine(s.end_i, ljk, offset_ + s.begin_i, lo) ||
+        !detail::affine(s.end_j, s.end_k - 1, s.end_j - 1, hjk) ||
+        !detail::affine(s.end_i, hjk, offset_ + (s.end_i - 1), hi))
+      return detail::overflow_message();
     if (lo < 0 || hi >= static_cast<index>(buf_.size()))
       return detail::fit_message(lo, hi, static_cast<index>(buf_.size()));
     return {};
@@ -207,7 +227,9 @@ class chunks_t : public strategy_base {
   std::string check_launch(const range& s) const {
     if (k_ < 1) return "chunk length is " + std::to_string(k_) + "; it must be >= 1";
     if (s.size() == 0) return {};
-    const index lo = s.begin * k_, hi = s.end * k_ - 1;
+    index lo = 0, hi = 0;
+    if (!detail::affine(s.begin, k_, 0, lo) || !detail::affine(s.end, k_, -1, hi))
+      return detail::overflow_message();
     if (lo < 0 || hi >= static_cast<index>(buf_.size()))
       return detail::fit_message(lo, hi, static_cast<index>(buf_.size()));
     return {};
@@ -256,7 +278,9 @@ class rows_t : public strategy_base {
       return "row stride " + std::to_string(ld_) + " is smaller than the row length " +
              std::to_string(len_) + ": rows i and i+1 would overlap";
     if (s.size() == 0 || len_ == 0) return {};
-    const index lo = s.begin * ld_, hi = (s.end - 1) * ld_ + len_ - 1;
+    index lo = 0, hi = 0;
+    if (!detail::affine(s.begin, ld_, 0, lo) || !detail::affine(s.end - 1, ld_, len_ - 1, hi))
+      return detail::overflow_message();
     if (lo < 0 || hi >= static_cast<index>(buf_.size()))
       return detail::fit_message(lo, hi, static_cast<index>(buf_.size()));
     return {};
@@ -302,6 +326,9 @@ class tiles2d_t : public strategy_base {
     if (ti_ < 1 || tj_ < 1) return "tile extents must be >= 1";
     if (s.size() == 0) return {};
     if (s.begin_i < 0 || s.begin_j < 0) return "tiles2d needs begin bounds >= 0";
+    using wide = __int128;  // the checks below must not wrap around
+    if (wide(s.end_j) * tj_ * ld_ + wide(s.end_i) * ti_ > wide(INT64_MAX))
+      return detail::overflow_message();
     if (s.end_i * ti_ > ld_)
       return "tiles of row " + std::to_string(s.end_i - 1) + " reach column " +
              std::to_string(s.end_i * ti_ - 1) + " but the leading dimension is " +
@@ -357,6 +384,11 @@ class tiles3d_t : public strategy_base {
     if (ti_ < 1 || tj_ < 1 || tk_ < 1) return "tile extents must be >= 1";
     if (s.size() == 0) return {};
     if (s.begin_i < 0 || s.begin_j < 0 || s.begin_k < 0) return "tiles3d needs begin bounds >= 0";
+    using wide = __int128;  // the checks below must not wrap around
+    if (wide(s.end_k) * tk_ * ldk_ + wide(s.end_j) * tj_ * ldj_ + wide(s.end_i) * ti_ >
+            wide(INT64_MAX) ||
+        wide(s.end_j) * tj_ * ldj_ > wide(INT64_MAX))
+      return detail::overflow_message();
     if (s.end_i * ti_ > ldj_)
       return "boxes reach x = " + std::to_string(s.end_i * ti_ - 1) + " but ld_j is " +
              std::to_string(ldj_) + ": they would wrap into the next row";
