@@ -408,7 +408,10 @@ int main(int argc, char** argv) {
   // Range checks here rather than with CLI11 validators, whose message for a non-number is an
   // unreadable range.
   std::string range_error;
-  if (opt.size < 0 && app.count("--size") > 0) range_error = "--size must be >= 0";
+  // !(x <= max) also rejects NaN; 1e12 elements (8 TB per array) is beyond any machine here and
+  // keeps the cast to Index_type defined.
+  if (app.count("--size") > 0 && !(opt.size >= 0 && opt.size <= 1e12))
+    range_error = "--size must be a number in [0, 1e12]";
   if (app.count("--reps") > 0 && opt.reps < 1) range_error = "--reps must be >= 1";
   if (!(opt.repfact > 0)) range_error = "--repfact must be > 0";
   if (opt.ltimes_num_d < 1 || opt.ltimes_num_g < 1 || opt.ltimes_num_m < 1) {
