@@ -1,6 +1,9 @@
-// A pointer nested two structs deep, inside a std::array, is still found.
+// A pointer nested two structs deep, inside a std::array, is still found by ferry's field
+// reflection, and launch rejects the argument with its own diagnostic.
+#include <ferry/ferry.hpp>
+
 #include <array>
-#include <ferry/core/reflect.hpp>
+#include <vector>
 
 struct cell {
   int id;
@@ -15,6 +18,10 @@ struct mesh_params {
   std::array<cell, 4> cells;
 };
 
-static_assert(ferry::is_kernel_value_v<mesh_params>, "ferry: mesh_params is not a kernel value");
+void run(std::vector<double>& out, const mesh_params& m) {
+  ferry::launch(
+      ferry::range{4}, [] FERRY_KERNEL(ferry::index, double& o, mesh_params q) { o = q.h; },
+      ferry::elementwise(out), m);
+}
 
 int main() {}

@@ -1,6 +1,8 @@
 // A struct that holds a pointer is not a kernel value: the pointer would reach the kernel
-// without passing through ferry's data mapping.
-#include <ferry/core/reflect.hpp>
+// without passing through ferry's data mapping. The diagnostic is ferry's own (launch's rule).
+#include <ferry/ferry.hpp>
+
+#include <vector>
 
 struct particle {
   double x, y, z;
@@ -11,8 +13,10 @@ struct particle {
 #endif
 };
 
-static_assert(!ferry::has_pointer_member_v<particle>,
-              "ferry: kernel argument holds a pointer member");
-static_assert(ferry::is_kernel_value_v<particle>);
+void run(std::vector<double>& out, particle p) {
+  ferry::launch(
+      ferry::range{4}, [] FERRY_KERNEL(ferry::index, double& o, particle q) { o = q.x; },
+      ferry::elementwise(out), p);
+}
 
 int main() {}

@@ -1,5 +1,7 @@
 // A class with private members cannot be inspected; trust_as_kernel_value is the opt-in.
-#include <ferry/core/reflect.hpp>
+#include <ferry/ferry.hpp>
+
+#include <vector>
 
 class vec3 {
  public:
@@ -19,8 +21,10 @@ struct body {
   double mass;
 };
 
-static_assert(ferry::is_inspectable_v<body>,
-              "ferry: cannot inspect the members of a kernel argument");
-static_assert(ferry::is_kernel_value_v<body>);
+void run(std::vector<double>& out, const body& b) {
+  ferry::launch(
+      ferry::range{4}, [] FERRY_KERNEL(ferry::index, double& o, body q) { o = q.mass; },
+      ferry::elementwise(out), b);
+}
 
 int main() {}

@@ -6,6 +6,10 @@
 
 #include "backend_param.hpp"
 
+#if FERRY_ENABLE_CUDA
+#include <cuda_runtime.h>
+#endif
+
 namespace {
 
 using ferry_test::contains;
@@ -45,6 +49,16 @@ TEST(backend_selection, host_backends_are_always_compiled_and_selectable) {
   }
 }
 
+/// Number of CUDA devices, asked of the CUDA runtime itself (0 without CUDA or a driver).
+int cuda_device_count() {
+#if FERRY_ENABLE_CUDA
+  int n = 0;
+  return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
+#else
+  return 0;
+#endif
+}
+
 TEST(backend_selection, device_backend_missing_is_an_error_not_a_fallback) {
   ferry::set_backend(ferry::backend::openmp);
   if (!ferry::backend_compiled(ferry::backend::cuda)) {
@@ -57,13 +71,24 @@ TEST(backend_selection, device_backend_missing_is_an_error_not_a_fallback) {
     EXPECT_EQ(ferry::current_backend(), ferry::backend::openmp) << "a failed selection changed it";
     return;
   }
+  // A CUDA build: whether a device is present is asked of the CUDA runtime directly, not of
+  // ferry, so the test fails if ferry selects cuda without a device (a silent fallback) or
+  // refuses it with one.
+  const bool device_present = cuda_device_count() > 0;
+  bool selected = false;
   try {
     ferry::set_backend(ferry::backend::cuda);
-    EXPECT_EQ(ferry::current_backend(), ferry::backend::cuda);  // a device is present
+    selected = true;
+  } catch (const ferry::backend_error& e) {
+    EXPECT_FALSE(device_present) << "a device is present but selection failed: " << e.what();
+    EXPECT_TRUE(contains(e.what(), "no CUDA device is usable")) << e.what();
+    EXPECT_EQ(ferry::current_backend(), ferry::backend::openmp) << "a failed selection changed it";
+  }
+  EXPECT_EQ(selected, device_present);
+  if (selected) {
+    EXPECT_EQ(ferry::current_backend(), ferry::backend::cuda);
     EXPECT_TRUE(contains(ferry::device_description(), "CUDA driver"))
         << ferry::device_description();
-  } catch (const ferry::backend_error&) {
-    EXPECT_EQ(ferry::current_backend(), ferry::backend::openmp) << "a failed selection changed it";
   }
 }
 

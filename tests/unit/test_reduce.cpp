@@ -3,10 +3,14 @@
 //   * sum / min / max and reduce(x, op, identity) with a user operation (a FERRY_HOST_DEVICE
 //     empty functor), integer and double, several in one launch, over 1D/2D/3D spaces with
 //     offsets; the variable's value before the launch is folded in (x = x_before op result);
-//   * atomic_add builds a histogram with many conflicting adds, on top of existing counts.
+//   * atomic_add builds a histogram with many conflicting adds, on top of existing counts, for
+//     every element type all backends support (32- and 64-bit integers, float, double);
+//   * a sum of -0.0 values keeps its sign as a plain loop does (the identity is -0.0).
 // Inputs are chosen so that double results are exact whatever the order of the fold.
+#include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "backend_param.hpp"
@@ -117,7 +121,78 @@ void histogram(std::vector<int>& counts, std::vector<double>& weights, index n) 
       ferry::atomic_add(counts), ferry::atomic_add(weights));
 }
 
+/// s += v[i] over n values (float or double): the sign of a zero sum must match a plain loop's.
+template <class T>
+void sum_values(const std::vector<T>& v, T& s) {
+  ferry::launch(
+      {.name = "sum_values"}, ferry::range{static_cast<index>(v.size())},
+      [] FERRY_KERNEL(index i, ferry::view<const T> x, ferry::reducer<T, ferry::plus> r) {
+        r += x[i];
+      },
+      std::as_const(v), ferry::sum(s));
+}
+
+/// h[bin(i)] += delta(i) for every atomic element type the backends share.
+template <class T>
+void atomic_scatter(std::vector<T>& h, index n) {
+  ferry::launch(
+      {.name = "atomic_scatter"}, ferry::range{n},
+      [] FERRY_KERNEL(index i, ferry::atomic_accessor<T> a) {
+        // Negative deltas for signed types, so a wrong width or sign handling shows.
+        const T delta =
+            std::is_signed_v<T> ? static_cast<T>(i % 7) - static_cast<T>(3) : static_cast<T>(i % 7);
+        a.add((i * 5 + 1) % a.size(), delta);
+      },
+      ferry::atomic_add(h));
+}
+
+template <class T>
+void expect_atomic_scatter_matches_a_loop() {
+  const index n = 5000, bins = 13;
+  // Start near the top of 64-bit ranges where the type has them, so a 32-bit add would wrap.
+  const T start = sizeof(T) == 8 && std::is_integral_v<T> ? static_cast<T>(1LL << 40) : T(5);
+  std::vector<T> h(bins, start), ref(bins, start);
+  for (index i = 0; i < n; ++i) {
+    const T delta =
+        std::is_signed_v<T> ? static_cast<T>(i % 7) - static_cast<T>(3) : static_cast<T>(i % 7);
+    ref[static_cast<std::size_t>((i * 5 + 1) % bins)] += delta;
+  }
+  atomic_scatter(h, n);
+  EXPECT_EQ(h, ref) << "element type of " << sizeof(T) << " bytes";
+}
+
 class reduce_test : public on_backend {};
+
+TEST_P(reduce_test, sum_of_negative_zeros_keeps_the_sign_like_a_plain_loop) {
+  for (const index n : {index{0}, index{1}, index{1000}}) {
+    const std::vector<double> zeros(static_cast<std::size_t>(n), -0.0);
+    for (const double start : {-0.0, 0.0}) {
+      double s = start;
+      double ref = start;
+      for (double z : zeros) ref += z;
+      sum_values(zeros, s);
+      EXPECT_EQ(std::signbit(s), std::signbit(ref)) << "n = " << n << ", start = " << start;
+      EXPECT_EQ(s, 0.0);
+    }
+    const std::vector<float> fzeros(static_cast<std::size_t>(n), -0.0f);
+    float fs = -0.0f;
+    sum_values(fzeros, fs);
+    EXPECT_TRUE(std::signbit(fs)) << "float, n = " << n;
+  }
+}
+
+TEST_P(reduce_test, atomic_add_works_for_every_32_and_64_bit_type) {
+  expect_atomic_scatter_matches_a_loop<int>();
+  expect_atomic_scatter_matches_a_loop<unsigned>();
+  expect_atomic_scatter_matches_a_loop<long>();
+  expect_atomic_scatter_matches_a_loop<unsigned long>();
+  expect_atomic_scatter_matches_a_loop<long long>();
+  expect_atomic_scatter_matches_a_loop<unsigned long long>();
+  expect_atomic_scatter_matches_a_loop<std::int64_t>();
+  expect_atomic_scatter_matches_a_loop<std::uint32_t>();
+  expect_atomic_scatter_matches_a_loop<float>();
+  expect_atomic_scatter_matches_a_loop<double>();
+}
 
 TEST_P(reduce_test, several_reductions_in_one_launch_fold_in_initial_values) {
   const index n = 5000, b = 7, e = 4903;
@@ -245,6 +320,9 @@ FERRY_INSTANTIATE_BACKENDS(reduce_test);
 
 TEST(reduce_ops, identities_and_operations) {
   EXPECT_EQ(ferry::plus::identity<int>(), 0);
+  EXPECT_TRUE(std::signbit(ferry::plus::identity<double>()));  // -0.0: x + -0.0 == x for all x
+  static_assert(ferry::is_atomic_addable_v<std::int64_t> && ferry::is_atomic_addable_v<float>);
+  static_assert(!ferry::is_atomic_addable_v<std::int16_t> && !ferry::is_atomic_addable_v<bool>);
   EXPECT_EQ(ferry::minimum::identity<int>(), std::numeric_limits<int>::max());
   EXPECT_EQ(ferry::maximum::identity<int>(), std::numeric_limits<int>::lowest());
   EXPECT_EQ(ferry::minimum::identity<double>(), std::numeric_limits<double>::infinity());

@@ -7,6 +7,7 @@
 #include <span>
 #include <type_traits>
 
+#include "ferry/backend/atomic_intrinsics.hpp"
 #include "ferry/core/config.hpp"
 #include "ferry/core/view.hpp"
 #include "ferry/partition/strategy.hpp"
@@ -23,11 +24,7 @@ class atomic_accessor {
 #if FERRY_CHECKED
     if (i < 0 || i >= n_) detail::bounds_failure(i, n_);
 #endif
-#if FERRY_DEVICE_PASS
-    atomicAdd(p_ + i, v);
-#else
-    std::atomic_ref<T>(p_[i]).fetch_add(v, std::memory_order_relaxed);
-#endif
+    detail::atomic_add(p_ + i, v);
   }
   /// Number of elements.
   FERRY_HOST_DEVICE index size() const {
@@ -42,7 +39,11 @@ class atomic_accessor {
 /// An atomic_add argument: the buffer every thread may add into.
 template <class T>
 struct atomic_target {
-  static_assert(std::is_arithmetic_v<T>, "ferry::atomic_add needs an arithmetic element type");
+  static_assert(is_atomic_addable_v<T>,
+                "ferry::atomic_add needs an element type that every backend can add atomically: "
+                "a 32- or 64-bit integer (int, unsigned, long, long long, std::int64_t, ...), "
+                "float or double. For other types, accumulate with a reduction (ferry::sum, "
+                "ferry::reduce) or widen the element type");
   std::span<T> buf;
 };
 

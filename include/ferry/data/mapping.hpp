@@ -17,8 +17,10 @@
 #include <complex>
 #include <span>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <typeinfo>
+#include <utility>
 
 #include "ferry/core/config.hpp"
 #include "ferry/core/reflect.hpp"
@@ -35,6 +37,7 @@ namespace ferry {
 /// copied host->device only. Equivalent to passing std::as_const(v).
 template <class T>
 struct read_t {
+  using value_type = T;
   std::span<const T> buf;
   /// The read elements (lets the mapping rules see read_t as a const contiguous range).
   const T* data() const { return buf.data(); }
@@ -85,25 +88,66 @@ enum class arg_kind {
   reject_not_trivially_copyable,
   reject_pointer_member,
   reject_uninspectable_value,
+  reject_pointer_element,
+  reject_element_pointer_member,
+  reject_element_not_trivially_copyable,
+  reject_uninspectable_element,
+};
+
+/// The by-value rule (ARCHITECTURE section 1) applied to the element type T of a container a
+/// kernel reaches (read-only containers, partitioned buffers, reduction targets): `accepted`
+/// when T is a kernel value (is_kernel_value_v), else the reason it is not. Elements are copied
+/// to the device bytewise, so a pointer, reference, view, reducer or other handle inside one
+/// would reach the kernel past ferry's data mapping.
+template <class T>
+consteval arg_kind classify_element(arg_kind accepted) {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_pointer_v<U> || std::is_member_pointer_v<U> || std::is_null_pointer_v<U>)
+    return arg_kind::reject_pointer_element;
+  else if constexpr (!std::is_trivially_copyable_v<U>)
+    return arg_kind::reject_element_not_trivially_copyable;
+  else if constexpr (has_pointer_member_v<U> || has_reference_member_v<U>)
+    return arg_kind::reject_element_pointer_member;
+  else if constexpr (!is_kernel_value_v<U>)
+    return arg_kind::reject_uninspectable_element;
+  else
+    return accepted;
+}
+
+/// The element type of a strategy, reduction or atomic target (void when it names none, which
+/// the strategy concept then reports).
+template <class D>
+struct element_of {
+  using type = void;
+};
+template <class D>
+requires requires {
+  typename D::value_type;
+}
+struct element_of<D> {
+  using type = typename D::value_type;
 };
 
 template <class A>
 consteval arg_kind classify() {
   using D = std::remove_cvref_t<A>;
-  if constexpr (is_strategy_v<D>)
-    return arg_kind::partitioned;
-  else if constexpr (is_reduction_v<D>)
-    return arg_kind::reduction;
+  if constexpr (is_strategy_v<D>) {
+    if constexpr (std::is_void_v<typename element_of<D>::type>)
+      return arg_kind::partitioned;
+    else
+      return classify_element<typename element_of<D>::type>(arg_kind::partitioned);
+  } else if constexpr (is_reduction_v<D>)
+    return classify_element<typename D::value_type>(arg_kind::reduction);
   else if constexpr (is_atomic_v<D>)
-    return arg_kind::atomic;
+    return classify_element<typename decltype(D::buf)::element_type>(arg_kind::atomic);
   else if constexpr (is_read_v<D>)
-    return arg_kind::read;
+    return classify_element<typename D::value_type>(arg_kind::read);
   else if constexpr (std::is_pointer_v<D> || std::is_member_pointer_v<D> ||
                      std::is_null_pointer_v<D>)
     return arg_kind::reject_pointer;
   else if constexpr (contiguous_container<D>) {
     if constexpr (std::is_const_v<exposed_element_t<A>>)
-      return arg_kind::read;
+      return classify_element<exposed_element_t<A>>(arg_kind::read);
     else
       return arg_kind::reject_mutable_container;
   } else if constexpr (!std::is_trivially_copyable_v<D>)
@@ -146,6 +190,31 @@ consteval bool check_argument() {
                 "inspect (private members, base classes, unions), so it cannot prove that it "
                 "holds no pointer. Make it a plain aggregate, or, if it is pointer-free, "
                 "specialise ferry::trust_as_kernel_value<T> as std::true_type");
+  static_assert(k != arg_kind::reject_pointer_element,
+                "ferry::launch: the elements of this argument (a container's elements, or a "
+                "reduction's value) are pointers: a kernel would "
+                "follow host addresses that ferry neither maps nor checks (and that point nowhere "
+                "on a device). Store indices instead of pointers and pass the pointed-to data as "
+                "its own argument (ferry::read(data) to read it, a partitioning strategy to write "
+                "it)");
+  static_assert(k != arg_kind::reject_element_pointer_member,
+                "ferry::launch: the elements of this argument (a container's elements, or a "
+                "reduction's value) hold a pointer or reference "
+                "member (at some depth): a kernel would follow host addresses that ferry neither "
+                "maps nor checks. Replace the member by an index into data passed as its own "
+                "argument (ferry::read(data) to read it, a partitioning strategy to write it)");
+  static_assert(k != arg_kind::reject_element_not_trivially_copyable,
+                "ferry::launch: the elements of this argument are not trivially copyable "
+                "(std::string, std::vector, ...), so they cannot be copied to a device bit by bit. "
+                "Use a container of plain values or pointer-free aggregates (one container per "
+                "field, or fixed-size std::array members)");
+  static_assert(k != arg_kind::reject_uninspectable_element,
+                "ferry::launch: the elements of this argument are classes whose members ferry "
+                "cannot inspect (private members, base classes, unions, or ferry handles such as "
+                "views, reducers and accessors), so it cannot prove that they hold no pointer. "
+                "Use plain aggregates of values as elements; for a class you know holds no "
+                "pointer, handle or reference at any depth, specialise "
+                "ferry::trust_as_kernel_value<T> as std::true_type");
   return true;
 }
 
@@ -324,6 +393,65 @@ struct fold_op<A, arg_kind::reduction> {
 };
 template <class A>
 using fold_op_t = typename fold_op<A>::type;
+
+/// Parameter types of a callable whose operator() is not a template or overloaded (a lambda
+/// with written-out parameter types); `known` is false otherwise (generic lambdas).
+template <class F>
+struct call_params {
+  static constexpr bool known = false;
+};
+template <class C, class R, class... P>
+struct call_params<R (C::*)(P...) const> {
+  static constexpr bool known = true;
+  using type = std::tuple<P...>;
+};
+template <class C, class R, class... P>
+struct call_params<R (C::*)(P...) const noexcept> : call_params<R (C::*)(P...) const> {};
+template <class C, class R, class... P>
+struct call_params<R (C::*)(P...)> : call_params<R (C::*)(P...) const> {};
+template <class C, class R, class... P>
+struct call_params<R (C::*)(P...) noexcept> : call_params<R (C::*)(P...) const> {};
+
+template <class K>
+struct kernel_params : call_params<void> {};
+template <class K>
+requires requires {
+  &K::operator();
+}
+struct kernel_params<K> : call_params<decltype(&K::operator())> {};
+
+/// What a bound argument B hands a kernel of index space Space.
+template <class B, class Space>
+using bound_get_t = decltype(std::declval<const B&>().get(
+    std::declval<const typename Space::index_type&>(), std::declval<typename B::state&>()));
+
+/// R is `T&` with a non-const T: a reference the kernel is meant to write through.
+template <class R>
+inline constexpr bool is_writable_ref_v =
+    std::is_lvalue_reference_v<R> && !std::is_const_v<std::remove_reference_t<R>>;
+
+/// True when the kernel takes, by value, an argument that ferry hands it as a writable
+/// reference (`double x` where ferry::elementwise(v) passes `double&`): the kernel's writes
+/// would go to a copy and be lost silently. Only kernels with written-out parameter types can
+/// be checked; a generic lambda (`auto x`) is not.
+template <class Space, class K, class Bound>
+consteval bool drops_partition_writes() {
+  if constexpr (!kernel_params<K>::known) {
+    return false;
+  } else {
+    using params = typename kernel_params<K>::type;
+    if constexpr (std::tuple_size_v<params> != std::tuple_size_v<Bound> + 1) {
+      return false;  // the invocability check reports a wrong parameter count
+    } else {
+      return []<std::size_t... N>(std::index_sequence<N...>) {
+        return ((is_writable_ref_v<bound_get_t<std::tuple_element_t<N, Bound>, Space>> &&
+                 !std::is_reference_v<std::tuple_element_t<N + 1, params>>) ||
+                ... || false);
+      }
+      (std::make_index_sequence<std::tuple_size_v<Bound>>{});
+    }
+  }
+}
 
 }  // namespace detail
 }  // namespace ferry

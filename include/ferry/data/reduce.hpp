@@ -12,7 +12,9 @@
 
 namespace ferry {
 
-/// Addition, identity 0.
+/// Addition. Identity: 0, and -0.0 for floating point, the only value x with x + v == v for
+/// every v in IEEE 754 arithmetic (+0.0 + -0.0 is +0.0, so a sum of -0.0 values starting at
+/// +0.0 would lose the sign a plain loop keeps).
 struct plus {
   template <class T>
   FERRY_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const {
@@ -20,7 +22,10 @@ struct plus {
   }
   template <class T>
   static constexpr T identity() {
-    return T(0);
+    if constexpr (std::is_floating_point_v<T>)
+      return -T(0);
+    else
+      return T(0);
   }
 };
 /// Minimum, identity: the type's largest value (+inf for floating point).
@@ -71,10 +76,11 @@ class reducer {
 /// operation (an empty, trivially copyable FERRY_HOST_DEVICE callable) and its identity.
 template <class T, class Op>
 struct reduction_target {
-  static_assert(std::is_trivially_copyable_v<T>,
-                "ferry: a reduction's value type must be trivially copyable");
   static_assert(std::is_empty_v<Op>,
-                "ferry: a reduction operation must have no state (an empty callable)");
+                "ferry: a reduction operation must have no state (an empty callable such as a "
+                "captureless lambda or a struct without data members): each thread and each "
+                "device block builds its own copy, so state could not be shared. Pass values the "
+                "operation needs as launch arguments and combine them in the kernel");
   using value_type = T;
   using op_type = Op;
   T* target;   ///< the host variable; after the launch it holds op(old value, folded value)
