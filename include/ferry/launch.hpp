@@ -170,9 +170,9 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
                 "ferry::atomic_accessor<T> for atomic_add");
   static_assert(!(detail::accepted(detail::classify<A>()) && ...) ||
                     !detail::drops_partition_writes<Space, K, bound_tuple>(),
-                "ferry::launch: the kernel takes a partitioned element by value (e.g. `double x` "
-                "for ferry::elementwise(v), which passes `double&`): its writes would go to a "
-                "copy and be lost. Take the element by reference (`double& x`)");
+                "ferry::launch: the kernel takes a partitioned element by value (e.g. 'double x' "
+                "for ferry::elementwise(v), which passes 'double&'): its writes would go to a "
+                "copy and be lost. Take the element by reference ('double& x')");
 
   const char* name = cfg.name ? cfg.name : detail::kernel_type_name<K>();
   constexpr std::size_t n_regions = (std::size_t{0} + ... + detail::map_of<Space, A>::regions);
