@@ -20,6 +20,7 @@
 #include "ferry/core/index_space.hpp"
 #include "ferry/data/environment.hpp"
 #include "ferry/data/mapping.hpp"
+#include "ferry/partition/binding_check.hpp"
 #include "ferry/partition/verify.hpp"
 
 #if FERRY_ENABLE_CUDA && defined(__CUDACC__)
@@ -94,6 +95,12 @@ void verify_one(const std::remove_cvref_t<A>& a, const Space& space, const char*
     if (!rep.ok())
       throw partition_error(kernel,
                             "argument " + std::to_string(pos) + " (partitioned): " + rep.message);
+    const std::string bind_problem = check_binding(a, space);
+    if (!bind_problem.empty())
+      throw partition_error(kernel, "argument " + std::to_string(pos) +
+                                        " (partitioned): the strategy's accessor and its "
+                                        "for_each_owned() disagree: " +
+                                        bind_problem);
   }
 }
 
