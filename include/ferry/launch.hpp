@@ -147,6 +147,11 @@ inline constexpr bool invocable_with<Space, K, std::tuple<B...>> =
 ///                   preloaded data;
 ///   backend_error   no usable backend; this translation unit not compiled for the device;
 ///   out_of_memory / device_error  device allocation or execution failures.
+///   bounds_error    (while the kernel runs, host backends) a view or atomic_accessor indexed
+///                   out of bounds: names the argument, index and extent; nothing is copied back
+///                   and no reduction is stored, but on serial/openmp the writes made before the
+///                   failure stay in host memory. On a device the failing thread traps and the
+///                   launch or the next synchronisation raises device_error naming the kernel.
 /// Rejected at compile time, with a message naming the fix: capturing kernels, raw pointers,
 /// mutable containers without a strategy, pointer-holding or non-trivially-copyable values.
 template <index_space Space, class K, class... A>
@@ -244,9 +249,14 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
                               "compile the file with nvcc / as a CUDA source)");
 #endif
       }
+    } catch (const detail::bounds_fault& f) {
+      // A view does not know its launch: name the kernel, and the argument whose mapped memory
+      // holds the view, here. Nothing after the failure runs: `mapping` is destroyed without
+      // finish(), so nothing is copied back (separate-memory backends leave host data as it was
+      // before the launch; host-memory backends keep the writes made before the failure) and no
+      // reduction result is stored.
+      throw bounds_error(name, detail::describe_bounds_fault(f, regions, mapped.data()));
     } catch (const bounds_error& e) {
-      // A view does not know its launch (FERRY_CHECKED builds): name the kernel here, as every
-      // ferry error does.
       if (!e.kernel().empty()) throw;
       throw bounds_error(name, e.detail());
     }
