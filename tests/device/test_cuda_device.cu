@@ -209,8 +209,7 @@ TEST(cuda_device_death, chunk_write_out_of_bounds_raises_device_error_naming_the
         std::fflush(stderr);
         std::exit(code);
       },
-      ::testing::ExitedWithCode(3),
-      "caught: ferry: chunk_write_out_of_bounds: ");
+      ::testing::ExitedWithCode(3), "caught: ferry: chunk_write_out_of_bounds: ");
 }
 
 }  // namespace
