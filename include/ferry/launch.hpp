@@ -9,6 +9,8 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
+#include <string>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
@@ -127,6 +129,30 @@ void set_transfer_extent(const std::remove_cvref_t<A>& a, const Space& space, re
   }
 }
 
+/// The message of the bounds_error a launch raises for a failed check: "argument <position>
+/// (<kind>): <what the view said>", the argument being the one whose mapped memory holds the
+/// failing view's data pointer. regions[r] and mapped[r] are a launch's argument regions and
+/// their addresses on the executing side (launch() and launch_mapping). A view at the very end
+/// of a region (an empty chunk or row) belongs to it too; a view matching no argument (made by
+/// the kernel itself from a pointer) is reported without one.
+/// Out of line and cold: runs only after a kernel failed.
+FERRY_COLD inline std::string describe_bounds_fault(const bounds_fault& f,
+                                                    std::span<const arg_region> regions,
+                                                    void* const* mapped) {
+  const auto p = reinterpret_cast<std::uintptr_t>(f.base());
+  const arg_region* hit = nullptr;
+  for (std::size_t r = 0; r < regions.size() && !hit; ++r) {
+    const auto lo = reinterpret_cast<std::uintptr_t>(mapped[r]);
+    if (p >= lo && p - lo < regions[r].r.bytes) hit = &regions[r];
+  }
+  for (std::size_t r = 0; r < regions.size() && !hit; ++r) {
+    const auto lo = reinterpret_cast<std::uintptr_t>(mapped[r]);
+    if (p >= lo && p - lo == regions[r].r.bytes) hit = &regions[r];
+  }
+  if (!hit) return f.detail() + " (a view that is not a launch argument)";
+  return "argument " + std::to_string(hit->arg) + " (" + hit->what + "): " + f.detail();
+}
+
 template <class Space, class K, class Bound>
 inline constexpr bool invocable_with = false;
 template <class Space, class K, class... B>
@@ -154,6 +180,11 @@ inline constexpr bool invocable_with<Space, K, std::tuple<B...>> =
 ///                   preloaded data;
 ///   backend_error   no usable backend; this translation unit not compiled for the device;
 ///   out_of_memory / device_error  device allocation or execution failures.
+///   bounds_error    (while the kernel runs, host backends) a view or atomic_accessor indexed
+///                   out of bounds: names the argument, index and extent; nothing is copied back
+///                   and no reduction is stored, but on serial/openmp the writes made before the
+///                   failure stay in host memory. On a device the failing thread traps and the
+///                   launch or the next synchronisation raises device_error naming the kernel.
 /// Rejected at compile time, with a message naming the fix: capturing kernels, raw pointers,
 /// mutable containers without a strategy, pointer-holding or non-trivially-copyable values.
 template <index_space Space, class K, class... A>
@@ -256,9 +287,14 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
                               "compile the file with nvcc / as a CUDA source)");
 #endif
       }
+    } catch (const detail::bounds_fault& f) {
+      // A view does not know its launch: name the kernel, and the argument whose mapped memory
+      // holds the view, here. Nothing after the failure runs: `mapping` is destroyed without
+      // finish(), so nothing is copied back (separate-memory backends leave host data as it was
+      // before the launch; host-memory backends keep the writes made before the failure) and no
+      // reduction result is stored.
+      throw bounds_error(name, detail::describe_bounds_fault(f, regions, mapped.data()));
     } catch (const bounds_error& e) {
-      // A view does not know its launch (FERRY_CHECKED builds): name the kernel here, as every
-      // ferry error does.
       if (!e.kernel().empty()) throw;
       throw bounds_error(name, e.detail());
     }

@@ -22,8 +22,8 @@ examples=("$bindir"/ferry_example_* "$bindir"/examples/ferry_example_*)
 {
   echo "== unit tests (serial, checked, openmp, cuda)"
   "$(bin ferry_unit_tests)" --gtest_brief=1 2>&1 | tail -n 12
-  echo "== bounds tests (FERRY_CHECKED=1)"
-  "$(bin ferry_bounds_tests)" --gtest_brief=1 2>&1 | tail -n 6
+  echo "== bounds-check opt-out tests (FERRY_UNSAFE_NO_BOUNDS_CHECKS=1)"
+  "$(bin ferry_no_bounds_checks_tests)" --gtest_brief=1 2>&1 | tail -n 6
   echo "== device tests"
   "$(bin ferry_device_tests)" 2>&1 | grep -E "^\[ *(OK|FAILED|SKIPPED|PASSED) *\]|caught:|Failure|error" | head -n 30
   echo "== examples"

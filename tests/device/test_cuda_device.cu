@@ -4,7 +4,9 @@
 //  * transfers through the pinned staging pipeline are byte-exact in both directions for sizes
 //    around the chunking thresholds;
 //  * a fault inside a kernel raises ferry::device_error naming the kernel (run last, in its own
-//    process: a fault ends the CUDA context).
+//    process: a fault ends the CUDA context);
+//  * a failed bounds check in a safe kernel (a chunks<2> write of c[2]) traps, and the launch
+//    raises device_error naming the kernel (also in its own process).
 // Without a GPU every test skips.
 #include <gtest/gtest.h>
 
@@ -68,6 +70,20 @@ void faulting_launch() {
       },
       static_cast<double*>(nullptr));
   ferry::synchronize();
+}
+
+/// chunks<2>: thread 1 writes c[2], the first element of thread 2's chunk. The bounds check
+/// traps on the device; the launch (interface A: the copy back waits for the kernel) raises
+/// device_error naming the kernel.
+void chunk_write_out_of_bounds() {
+  std::vector<double> v(64, 0.0);
+  ferry::launch(
+      {.name = "chunk_write_out_of_bounds"}, ferry::range{32},
+      [] FERRY_KERNEL(ferry::index i, ferry::view<double> c) {
+        c[0] = 1.0;
+        if (i == 1) c[2] = 7.0;
+      },
+      ferry::chunks<2>(v));
 }
 
 #define REQUIRE_GPU() \
@@ -164,6 +180,36 @@ TEST(cuda_device_death, kernel_fault_raises_device_error_naming_the_kernel) {
         std::exit(code);
       },
       ::testing::ExitedWithCode(3), "caught: ferry: .*ferry::unsafe::launch");
+}
+
+// A safe kernel that writes past its chunk: the check traps (bounds checks are on by default on
+// the device too) and the launch reports it as a device_error naming the kernel.
+TEST(cuda_device_death, chunk_write_out_of_bounds_raises_device_error_naming_the_kernel) {
+  REQUIRE_GPU();
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  // Exit codes as above: 3 device_error (expected), 4 another ferry error, 5 another exception,
+  // 0 no error at all (the write went through unchecked).
+  EXPECT_EXIT(
+      {
+        int code = 0;
+        try {
+          ferry::set_backend(ferry::backend::cuda);
+          chunk_write_out_of_bounds();
+          std::fprintf(stderr, "no error raised\n");
+        } catch (const ferry::device_error& e) {
+          std::fprintf(stderr, "caught: %s\n", e.what());
+          code = 3;
+        } catch (const ferry::error& e) {
+          std::fprintf(stderr, "other ferry error: %s\n", e.what());
+          code = 4;
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "other exception: %s\n", e.what());
+          code = 5;
+        }
+        std::fflush(stderr);
+        std::exit(code);
+      },
+      ::testing::ExitedWithCode(3), "caught: ferry: chunk_write_out_of_bounds: ");
 }
 
 }  // namespace

@@ -1,27 +1,60 @@
-// Proves bounds checking in builds with FERRY_CHECKED=1 (this file is its own test program,
-// compiled with that definition): an out-of-bounds access through any view a kernel receives
-// (view<const T> of a read-only container, view<T> of a chunk, view2d of a tile, an
-// atomic_accessor) throws ferry::bounds_error naming the kernel, on the serial and checked
-// backends and on OpenMP, where the exception is thrown on a worker thread and rethrown on the
-// caller. On the checked backend the failed launch's output never reaches the host. Later launches
-// still work. (Device backends trap instead of throwing; they are not run here.)
+// Proves that safe views are bounds-checked by default (no compile definition needed): an
+// out-of-bounds access through anything a kernel indexes (view<const T> of a read-only
+// container, view<T> of a chunk, view2d / view3d of a tile, atomic_accessor) raises
+// ferry::bounds_error whose message names the kernel, the argument (position and kind), the
+// index and the extent, on every host backend (on OpenMP the exception is thrown on a worker
+// thread and rethrown on the caller). The check fires before the store, so a neighbour's element
+// is never overwritten; nothing is copied back after a failed launch (separate-memory backends
+// leave host data unchanged) and no reduction result is stored; later launches still work.
+//
+// On a GPU the failing thread traps instead (the CUDA context does not survive it), so the cuda
+// instances skip here; tests/device proves the device path in a child process.
 #include <vector>
 
 #include "backend_param.hpp"
 
-static_assert(FERRY_CHECKED == 1, "test_bounds.cpp must be compiled with FERRY_CHECKED=1");
+static_assert(ferry::bounds_checks_enabled, "the default build must check view bounds");
 
 namespace {
 
 using ferry::index;
 using ferry_test::contains;
 
-/// out[i] = x[i + 1]: reads one past the end at the last index.
+// --- kernels (free functions: nvcc rejects extended lambdas inside gtest bodies) -------------
+
+/// out[i] = x[i + 1]: reads one past the end of the read-only view at the last index.
 void read_past_end(std::vector<double>& out, const std::vector<double>& x) {
   ferry::launch(
       {.name = "read_past_end"}, ferry::range{static_cast<index>(out.size())},
       [] FERRY_KERNEL(index i, double& o, ferry::view<const double> xv) { o = xv[i + 1]; },
       ferry::elementwise(out), std::as_const(x));
+}
+/// Two read-only arguments; only the second (argument 3) is read out of bounds.
+void read_second_past_end(std::vector<double>& out, const std::vector<double>& x,
+                          const std::vector<double>& y) {
+  ferry::launch(
+      {.name = "read_second_past_end"}, ferry::range{static_cast<index>(out.size())},
+      [] FERRY_KERNEL(index i, double& o, ferry::view<const double> xv,
+                      ferry::view<const double> yv) { o = xv[i] + yv[i == 0 ? yv.size() : i]; },
+      ferry::elementwise(out), std::as_const(x), std::as_const(y));
+}
+/// chunks<2>: every thread fills its chunk; thread 1 also writes c[2], the first element of
+/// thread 2's chunk (a race without the check).
+void write_into_neighbour_chunk(std::vector<double>& v) {
+  ferry::launch(
+      {.name = "write_into_neighbour_chunk"}, ferry::range{static_cast<index>(v.size()) / 2},
+      [] FERRY_KERNEL(index i, ferry::view<double> c) {
+        c[0] = 1.0;
+        c[1] = 1.0;
+        if (i == 1) c[2] = 7.0;
+      },
+      ferry::chunks<2>(v));
+}
+/// Every thread writes c[2] of its chunks<2> view: many threads fail at once.
+void every_thread_writes_past_chunk(std::vector<double>& v) {
+  ferry::launch(
+      {.name = "every_thread_writes_past_chunk"}, ferry::range{static_cast<index>(v.size()) / 2},
+      [] FERRY_KERNEL(index, ferry::view<double> c) { c[2] = 7.0; }, ferry::chunks<2>(v));
 }
 /// Writes element -1 of its chunk (the last element of the previous thread's chunk).
 void write_before_chunk(std::vector<double>& v) {
@@ -30,18 +63,49 @@ void write_before_chunk(std::vector<double>& v) {
       [] FERRY_KERNEL(index i, ferry::view<double> c) { c[i == 3 ? -1 : 0] = 1.0; },
       ferry::chunks<4>(v));
 }
-/// Writes column ti of its tile (the first column of the neighbouring tile).
+/// Writes column extent_i() of its 2 x 2 tile (the first column of the neighbouring tile).
 void write_past_tile(std::vector<double>& v) {
   ferry::launch(
       {.name = "write_past_tile"}, ferry::range2d{2, 2},
-      [] FERRY_KERNEL(ferry::index2, ferry::view2d<double> t) { t(t.extent_i(), 0) = 1.0; },
+      [] FERRY_KERNEL(ferry::index2 x, ferry::view2d<double> t) {
+        t(0, 0) = 1.0;
+        if (x.i == 0 && x.j == 1) t(t.extent_i(), 0) = 7.0;
+      },
       ferry::tiles2d(v, 4, 2, 2));
 }
+/// Writes plane extent_k() of its 2 x 2 x 2 box, or (with negative = true) row -1.
+void write_past_box(std::vector<double>& v, bool negative) {
+  ferry::launch(
+      {.name = "write_past_box"}, ferry::range3d{2, 2, 2},
+      [] FERRY_KERNEL(ferry::index3 x, ferry::view3d<double> t, bool neg) {
+        if (x.i == 1 && x.j == 1 && x.k == 0) {
+          if (neg)
+            t(0, -1, 0) = 7.0;
+          else
+            t(0, 0, t.extent_k()) = 7.0;
+        }
+      },
+      ferry::tiles3d(v, 4, 16, 2, 2, 2), negative);
+}
+/// Adds into bin i % 11 of a 10-bin histogram: bin 10 does not exist.
 void atomic_past_end(std::vector<int>& h) {
   ferry::launch(
       {.name = "atomic_past_end"}, ferry::range{100},
-      [] FERRY_KERNEL(index i, ferry::atomic_accessor<int> a) { a.add(i % (a.size() + 1), 1); },
-      ferry::atomic_add(h));
+      [] FERRY_KERNEL(index i, int w, ferry::atomic_accessor<int> a) {
+        a.add(i % (a.size() + 1), w);
+      },
+      3, ferry::atomic_add(h));
+}
+/// Sums x and reads one past its end at the last index.
+void sum_then_read_past_end(const std::vector<double>& x, double& s) {
+  ferry::launch(
+      {.name = "sum_then_read_past_end"}, ferry::range{static_cast<index>(x.size())},
+      [] FERRY_KERNEL(index i, ferry::view<const double> xv,
+                      ferry::reducer<double, ferry::plus> r) {
+        r += xv[i];
+        if (i == xv.size() - 1) r += xv[i + 1];
+      },
+      std::as_const(x), ferry::sum(s));
 }
 void in_bounds(std::vector<double>& out, const std::vector<double>& x) {
   ferry::launch(
@@ -49,53 +113,170 @@ void in_bounds(std::vector<double>& out, const std::vector<double>& x) {
       [] FERRY_KERNEL(index i, double& o, ferry::view<const double> xv) { o = xv[i] + 1.0; },
       ferry::elementwise(out), std::as_const(x));
 }
+/// The escape hatches, used in range: out[i] = x[n-1-i] + tile/atomic traffic.
+void unchecked_in_range(std::vector<double>& out, const std::vector<double>& x,
+                        std::vector<int>& h) {
+  ferry::launch(
+      {.name = "unchecked_in_range"}, ferry::range{static_cast<index>(out.size()) / 2},
+      [] FERRY_KERNEL(index i, ferry::view<double> c, ferry::view<const double> xv,
+                      ferry::atomic_accessor<int> a) {
+        const index n = xv.size();
+        c.unsafe_get_unchecked(0) = xv.unsafe_get_unchecked(n - 1 - 2 * i);
+        c.unsafe_get_unchecked(1) = xv.unsafe_get_unchecked(n - 2 - 2 * i);
+        a.unsafe_add_unchecked(i % a.size(), 1);
+      },
+      ferry::chunks<2>(out), std::as_const(x), ferry::atomic_add(h));
+}
 
-class bounds_test : public ::testing::TestWithParam<ferry::backend> {
+class bounds_test : public ferry_test::on_backend {
  protected:
-  void SetUp() override { ferry::set_backend(GetParam()); }
-  void TearDown() override { EXPECT_EQ(ferry::detail::resident_count(), 0u); }
+  void SetUp() override {
+    on_backend::SetUp();
+    if (is(ferry::backend::cuda))
+      GTEST_SKIP() << "a device traps on a failed check; tests/device covers it";
+  }
 };
 
-TEST_P(bounds_test, read_past_end_of_read_only_view) {
+TEST_P(bounds_test, read_past_end_of_read_only_view_names_kernel_argument_and_index) {
   const std::vector<double> x(1000, 2.0);
   std::vector<double> out(1000, -1.0);
   try {
     read_past_end(out, x);
     FAIL() << "out-of-bounds read not detected";
   } catch (const ferry::bounds_error& e) {
-    EXPECT_TRUE(contains(e.what(), "view index 1000 out of bounds [0, 1000)"));
     EXPECT_EQ(e.kernel(), "read_past_end");
+    EXPECT_TRUE(contains(e.what(),
+                         "ferry: read_past_end: argument 2 (read-only container): "
+                         "view index 1000 out of bounds [0, 1000)"));
   }
-  if (GetParam() == ferry::backend::checked) {
+  if (ferry_test::separate_memory(backend())) {
     EXPECT_EQ(out, std::vector<double>(1000, -1.0)) << "a failed launch's output came back";
   }
   in_bounds(out, x);  // ferry still works
   EXPECT_EQ(out, std::vector<double>(1000, 3.0));
 }
 
-TEST_P(bounds_test, write_outside_own_chunk) {
-  std::vector<double> v(64, 0.0);
+TEST_P(bounds_test, names_the_argument_whose_view_failed) {
+  const std::vector<double> x(64, 1.0), y(64, 2.0);
+  std::vector<double> out(64, 0.0);
   try {
-    write_before_chunk(v);
-    FAIL() << "write outside the thread's chunk not detected";
+    read_second_past_end(out, x, y);
+    FAIL() << "out-of-bounds read not detected";
   } catch (const ferry::bounds_error& e) {
-    EXPECT_TRUE(contains(e.what(), "view index -1 out of bounds [0, 4)"));
+    EXPECT_TRUE(contains(e.what(),
+                         "argument 3 (read-only container): view index 64 out of "
+                         "bounds [0, 64)"));
   }
 }
 
-TEST_P(bounds_test, write_outside_own_tile) {
+TEST_P(bounds_test, write_into_neighbour_chunk_is_caught_before_the_store) {
+  std::vector<double> v(64, 0.0);
+  try {
+    write_into_neighbour_chunk(v);
+    FAIL() << "write into the neighbour's chunk not detected";
+  } catch (const ferry::bounds_error& e) {
+    EXPECT_EQ(e.kernel(), "write_into_neighbour_chunk");
+    EXPECT_TRUE(contains(e.what(),
+                         "ferry: write_into_neighbour_chunk: argument 1 (partitioned): "
+                         "view index 2 out of bounds [0, 2)"));
+  }
+  EXPECT_NE(v[4], 7.0) << "the neighbour's element was overwritten";
+  if (ferry_test::separate_memory(backend())) {
+    EXPECT_EQ(v, std::vector<double>(64, 0.0)) << "a failed launch's output came back";
+  }
+}
+
+TEST_P(bounds_test, many_failing_threads_raise_one_error) {
+  std::vector<double> v(4096, 0.0);
+  try {
+    every_thread_writes_past_chunk(v);
+    FAIL() << "writes past the chunks not detected";
+  } catch (const ferry::bounds_error& e) {
+    EXPECT_TRUE(contains(e.what(), "argument 1 (partitioned): view index 2 out of bounds [0, 2)"));
+  }
+  EXPECT_EQ(v, std::vector<double>(4096, 0.0)) << "a checked store happened anyway";
+}
+
+TEST_P(bounds_test, negative_index_is_out_of_bounds) {
+  std::vector<double> v(64, 0.0);
+  try {
+    write_before_chunk(v);
+    FAIL() << "write before the thread's chunk not detected";
+  } catch (const ferry::bounds_error& e) {
+    EXPECT_TRUE(contains(e.what(),
+                         "ferry: write_before_chunk: argument 1 (partitioned): view "
+                         "index -1 out of bounds [0, 4)"));
+  }
+  EXPECT_EQ(v[11], 0.0) << "the previous chunk's last element was overwritten";
+}
+
+TEST_P(bounds_test, view2d_of_a_tile) {
   std::vector<double> v(16, 0.0);
   try {
     write_past_tile(v);
     FAIL() << "write outside the thread's tile not detected";
   } catch (const ferry::bounds_error& e) {
-    EXPECT_TRUE(contains(e.what(), "view index 2 out of bounds [0, 2)"));
+    EXPECT_TRUE(contains(e.what(),
+                         "ferry: write_past_tile: argument 1 (partitioned): view2d "
+                         "index (2, 0) out of bounds [0, 2) x [0, 2)"));
+  }
+  EXPECT_NE(v[2 + 2 * 4], 7.0) << "the neighbouring tile was overwritten";
+  if (ferry_test::separate_memory(backend())) {
+    EXPECT_EQ(v, std::vector<double>(16, 0.0));
   }
 }
 
-TEST_P(bounds_test, atomic_add_past_end) {
+TEST_P(bounds_test, view3d_of_a_box) {
+  std::vector<double> v(64, 0.0);
+  try {
+    write_past_box(v, false);
+    FAIL() << "write outside the thread's box not detected";
+  } catch (const ferry::bounds_error& e) {
+    EXPECT_TRUE(contains(e.what(),
+                         "ferry: write_past_box: argument 1 (partitioned): view3d "
+                         "index (0, 0, 2) out of bounds [0, 2) x [0, 2) x [0, 2)"));
+  }
+  try {
+    write_past_box(v, true);
+    FAIL() << "negative index into the thread's box not detected";
+  } catch (const ferry::bounds_error& e) {
+    EXPECT_TRUE(contains(e.what(), "view3d index (0, -1, 0) out of bounds"));
+  }
+  EXPECT_EQ(v, std::vector<double>(64, 0.0)) << "a checked store happened anyway";
+}
+
+TEST_P(bounds_test, atomic_add_out_of_range) {
   std::vector<int> h(10, 0);
-  EXPECT_THROW(atomic_past_end(h), ferry::bounds_error);
+  try {
+    atomic_past_end(h);
+    FAIL() << "atomic add past the end not detected";
+  } catch (const ferry::bounds_error& e) {
+    EXPECT_EQ(e.kernel(), "atomic_past_end");
+    EXPECT_TRUE(contains(e.what(),
+                         "argument 2 (atomic_add): atomic_add index 10 out of bounds "
+                         "[0, 10)"));
+  }
+  if (ferry_test::separate_memory(backend())) {
+    EXPECT_EQ(h, std::vector<int>(10, 0));
+  }
+}
+
+TEST_P(bounds_test, failed_launch_stores_no_reduction) {
+  const std::vector<double> x(100, 1.0);
+  double s = 5.0;
+  EXPECT_THROW(sum_then_read_past_end(x, s), ferry::bounds_error);
+  EXPECT_EQ(s, 5.0) << "a failed launch stored its reduction";
+}
+
+TEST_P(bounds_test, unchecked_escape_hatches_match_a_sequential_reference) {
+  std::vector<double> x(64), out(64, 0.0);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<double>(i) * 0.5;
+  std::vector<int> h(5, 0);
+  unchecked_in_range(out, x, h);
+  for (std::size_t i = 0; i < out.size(); ++i) EXPECT_EQ(out[i], x[63 - i]) << "i=" << i;
+  std::vector<int> ref(5, 0);
+  for (int i = 0; i < 32; ++i) ++ref[static_cast<std::size_t>(i % 5)];
+  EXPECT_EQ(h, ref);
 }
 
 TEST_P(bounds_test, bounds_error_is_a_ferry_error) {
@@ -104,9 +285,20 @@ TEST_P(bounds_test, bounds_error_is_a_ferry_error) {
   EXPECT_THROW(read_past_end(out, x), ferry::error);
 }
 
-INSTANTIATE_TEST_SUITE_P(host_backends, bounds_test,
-                         ::testing::Values(ferry::backend::serial, ferry::backend::checked,
-                                           ferry::backend::openmp),
-                         ::ferry_test::backend_param_name);
+FERRY_INSTANTIATE_BACKENDS(bounds_test);
+
+// A view used outside any launch (host code) checks too, and names no kernel.
+TEST(bounds_outside_launch, host_view_throws_bounds_error_without_kernel) {
+  double a[3] = {1, 2, 3};
+  const ferry::view<double> v(a, 3);
+  EXPECT_EQ(v[2], 3.0);
+  try {
+    (void)v[3];
+    FAIL() << "out-of-bounds host access not detected";
+  } catch (const ferry::bounds_error& e) {
+    EXPECT_EQ(e.kernel(), "");
+    EXPECT_STREQ(e.what(), "ferry: view index 3 out of bounds [0, 3)");
+  }
+}
 
 }  // namespace

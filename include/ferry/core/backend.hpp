@@ -10,7 +10,7 @@ namespace ferry {
 enum class backend {
   serial,   ///< one host thread, host memory: the reference
   checked,  ///< serial, over a host-emulated device with its own memory; verifies partitions,
-            ///< aliasing and host writes to preloaded data (and bounds when FERRY_CHECKED=1)
+            ///< aliasing and host writes to preloaded data
   openmp,   ///< host threads (OpenMP), host memory: the default of host-only builds
   cuda,     ///< NVIDIA GPU (builds with FERRY_DEVICE_BACKEND=cuda)
 };

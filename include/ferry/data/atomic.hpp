@@ -19,11 +19,21 @@ template <class T>
 class atomic_accessor {
  public:
   FERRY_HOST_DEVICE atomic_accessor(T* p, index n) : p_(p), n_(n) {}
-  /// Atomically adds v to element i (bounds-checked when FERRY_CHECKED).
+  /// Atomically adds v to element i, 0 <= i < size() (relaxed order: only the sum matters).
+  ///
+  /// Errors: i outside [0, size()) throws bounds_error on the host (launch() adds the kernel and
+  /// argument) and traps on a device, like a view; no check under
+  /// FERRY_UNSAFE_NO_BOUNDS_CHECKS=1.
   FERRY_HOST_DEVICE FERRY_INLINE void add(index i, T v) const {
-#if FERRY_CHECKED
-    if (i < 0 || i >= n_) detail::bounds_failure(i, n_);
+#if FERRY_BOUNDS_CHECKS
+    if (detail::out_of_bounds(i, n_)) [[unlikely]]
+      detail::bounds_failure("atomic_add", p_, i, n_);
 #endif
+    unsafe_add_unchecked(i, v);
+  }
+  /// add(i, v) WITHOUT a bounds check: an index outside [0, size()) is undefined behaviour.
+  /// The name is long so that every use can be found with grep.
+  FERRY_HOST_DEVICE FERRY_INLINE void unsafe_add_unchecked(index i, T v) const {
     detail::atomic_add(p_ + i, v);
   }
   /// Number of elements.

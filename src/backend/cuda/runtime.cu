@@ -19,6 +19,15 @@ std::string cuda_message(const char* call, cudaError_t e) {
   return std::string(call) + " failed: " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
 }
 
+/// Appended to a kernel-execution failure: a failed view bounds check traps (view.hpp), which
+/// CUDA reports as one of these codes, after the thread printed the index and extent (device
+/// printf, on stdout). The device does not know the kernel's name, so the host error names it.
+std::string fault_hint(cudaError_t e) {
+  if (e != cudaErrorLaunchFailure && e != cudaErrorIllegalInstruction) return "";
+  return "; a failed ferry bounds check ends the kernel this way after printing 'ferry: view "
+         "index ... out of bounds' on stdout";
+}
+
 class cuda_device final : public device_runtime {
  public:
   cuda_device() {
@@ -75,6 +84,12 @@ class cuda_device final : public device_runtime {
     nvtxRangePushA("ferry H2D");
     try {
       engine_->h2d(dev, host, n, stream_);
+    } catch (const device_error& e) {
+      nvtxRangePop();
+      if (!e.kernel().empty()) throw;
+      // An earlier kernel's fault (sticky) also fails the next launch's copies: name it.
+      throw device_error(last_kernel_, e.detail() + " (after kernel '" + last_kernel_ + "')" +
+                                           fault_hint(cudaStreamQuery(stream_)));
     } catch (...) {
       nvtxRangePop();
       throw;
@@ -87,8 +102,10 @@ class cuda_device final : public device_runtime {
       engine_->d2h(host, dev, n, stream_);
     } catch (const device_error& e) {
       nvtxRangePop();
-      // A fault in an earlier kernel surfaces at the first copy that waits for it.
-      throw device_error(last_kernel_, e.detail() + " (after kernel '" + last_kernel_ + "')");
+      // A fault in an earlier kernel surfaces at the first copy that waits for it. The context's
+      // error is sticky, so the stream still reports the fault's code.
+      throw device_error(last_kernel_, e.detail() + " (after kernel '" + last_kernel_ + "')" +
+                                           fault_hint(cudaStreamQuery(stream_)));
     }
     nvtxRangePop();
   }
@@ -100,7 +117,7 @@ class cuda_device final : public device_runtime {
     if (e != cudaSuccess)
       throw device_error(*last_kernel_ ? last_kernel_ : kernel,
                          cuda_message("cudaStreamSynchronize", e) + " while waiting for kernel '" +
-                             last_kernel_ + "'");
+                             last_kernel_ + "'" + fault_hint(e));
   }
   void release_cached() override { check(cudaMemPoolTrimTo(pool_, 0), "cudaMemPoolTrimTo"); }
   void* allocate_host(std::size_t bytes) override {
@@ -120,6 +137,8 @@ class cuda_device final : public device_runtime {
   // Kernel names have static storage (literals or kernel_type_name's cache): keep the pointer,
   // no copy on the launch path.
   void note_kernel(const char* k) { last_kernel_ = k; }
+  /// The kernel launched last (noted by after_launch), "" before the first.
+  const char* last_kernel() const { return last_kernel_; }
 
   void check(cudaError_t e, const char* call) const {
     if (e == cudaSuccess) return;
@@ -160,13 +179,19 @@ int multiprocessors() {
 
 void after_launch(const char* kernel) {
   cuda_device& d = the_device();
+  const char* previous = d.last_kernel();
   d.note_kernel(kernel);
   const cudaError_t e = cudaGetLastError();
   if (e == cudaSuccess) return;
   if (e == cudaErrorInvalidConfiguration || e == cudaErrorInvalidValue ||
       e == cudaErrorLaunchOutOfResources)
     throw launch_error(kernel, cuda_message("kernel launch", e));
-  throw device_error(kernel, cuda_message("kernel launch", e));
+  // Execution faults are asynchronous and sticky: one from an earlier kernel (e.g. a trapped
+  // bounds check in a launch on resident data, which copies nothing back) surfaces here.
+  std::string msg = cuda_message("kernel launch", e) + fault_hint(e);
+  if (*previous)
+    msg += " (the fault may come from the previous kernel, '" + std::string(previous) + "')";
+  throw device_error(kernel, msg);
 }
 
 void copy_partials(void* host, const void* dev, std::size_t n, const char* kernel) {

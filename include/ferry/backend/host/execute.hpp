@@ -1,9 +1,13 @@
-// ferry: host execution of a launch (serial, checked and OpenMP backends).
+// ferry: host execution of a launch (serial, checked and OpenMP backends), and the mapping of a
+// failed bounds check back to the launch argument it came from.
 #pragma once
 
 #include <omp.h>
 
+#include <cstdint>
 #include <exception>
+#include <span>
+#include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -20,18 +24,32 @@ FERRY_HOST_DEVICE FERRY_INLINE void invoke_kernel(const K& k, const I& idx, cons
   k(idx, std::get<N>(b).get(idx, std::get<N>(st))...);
 }
 
-/// Runs the whole index space on the calling thread, i fastest.
+/// Runs the whole index space on the calling thread, i fastest. A kernel's exception (a
+/// bounds_error) propagates at once; the indices after it do not run.
 template <class Space, class K, class Bound, class States>
 void execute_serial(const Space& space, const K& k, const Bound& bound, States& st) {
   constexpr auto seq = std::make_index_sequence<std::tuple_size_v<Bound>>{};
   for_each_index(space, [&](const auto& idx) { invoke_kernel(k, idx, bound, st, seq); });
 }
 
+/// [first, last) of the outer loop [begin, end) that thread t of nt runs: the partition of
+/// `schedule(static)` without a chunk size (OpenMP 5.2, 11.5.3; libgomp's and libomp's split):
+/// n / nt iterations each, and one more for the first n % nt threads.
+inline std::pair<index, index> static_share(index begin, index end, int t, int nt) {
+  const index n = end - begin;
+  const index q = n / nt, r = n % nt;
+  const index first = begin + q * t + (t < r ? t : r);
+  return {first, first + q + (t < r ? 1 : 0)};
+}
+
 /// Runs the index space on the OpenMP threads: the outermost dimension is split statically
-/// among threads (like a hand-written `#pragma omp parallel for` on the outer loop), inner
-/// dimensions run in order. Reduction states are per thread and folded in thread order, so
-/// results are reproducible for a fixed thread count. An exception thrown by a kernel (bounds
-/// errors in FERRY_CHECKED builds) is rethrown on the calling thread.
+/// among threads (the split of a hand-written `#pragma omp parallel for` on the outer loop),
+/// inner dimensions run in order. Reduction states are per thread and folded in thread order, so
+/// results are reproducible for a fixed thread count.
+/// An exception thrown by a kernel (a bounds_error) stops the thread that threw it; the other
+/// threads finish their shares, and the first exception is rethrown on the calling thread (no
+/// fold happens). Each thread's whole share sits in one try block, inside the parallel region
+/// (an exception must not leave it): that costs nothing per index, unlike a try per index.
 template <class Space, class K, class Bound, class States, class Fold>
 void execute_openmp(const Space& space, const K& k, const Bound& bound, States& st, Fold fold) {
   constexpr auto seq = std::make_index_sequence<std::tuple_size_v<Bound>>{};
@@ -42,34 +60,29 @@ void execute_openmp(const Space& space, const K& k, const Bound& bound, States& 
   {
     const Bound b = bound;  // private copy: lets the compiler keep the addresses in registers
     States local = st;
-    auto body = [&](const auto& idx) {
-      if constexpr (FERRY_CHECKED) {
-        try {
-          invoke_kernel(k, idx, b, local, seq);
-        } catch (...) {
-#pragma omp critical(ferry_failure)
-          if (!failure) failure = std::current_exception();
-        }
+    const int t = omp_get_thread_num();
+    const int nt = omp_get_num_threads();  // may be fewer than requested
+    try {
+      if constexpr (Space::rank == 1) {
+        const auto [lo, hi] = static_share(space.begin, space.end, t, nt);
+        for (index i = lo; i < hi; ++i) invoke_kernel(k, i, b, local, seq);
+      } else if constexpr (Space::rank == 2) {
+        const auto [lo, hi] = static_share(space.begin_j, space.end_j, t, nt);
+        for (index j = lo; j < hi; ++j)
+          for (index i = space.begin_i; i < space.end_i; ++i)
+            invoke_kernel(k, index2{i, j}, b, local, seq);
       } else {
-        invoke_kernel(k, idx, b, local, seq);
+        const auto [lo, hi] = static_share(space.begin_k, space.end_k, t, nt);
+        for (index kk = lo; kk < hi; ++kk)
+          for (index j = space.begin_j; j < space.end_j; ++j)
+            for (index i = space.begin_i; i < space.end_i; ++i)
+              invoke_kernel(k, index3{i, j, kk}, b, local, seq);
       }
-    };
-    // nowait: the region's closing barrier already orders the per-thread results before the
-    // fold, and a second barrier per launch costs measurably when threads are preempted.
-    if constexpr (Space::rank == 1) {
-#pragma omp for schedule(static) nowait
-      for (index i = space.begin; i < space.end; ++i) body(i);
-    } else if constexpr (Space::rank == 2) {
-#pragma omp for schedule(static) nowait
-      for (index j = space.begin_j; j < space.end_j; ++j)
-        for (index i = space.begin_i; i < space.end_i; ++i) body(index2{i, j});
-    } else {
-#pragma omp for schedule(static) nowait
-      for (index kk = space.begin_k; kk < space.end_k; ++kk)
-        for (index j = space.begin_j; j < space.end_j; ++j)
-          for (index i = space.begin_i; i < space.end_i; ++i) body(index3{i, j, kk});
+    } catch (...) {
+#pragma omp critical(ferry_failure)
+      if (!failure) failure = std::current_exception();
     }
-    per_thread[static_cast<std::size_t>(omp_get_thread_num())] = local;
+    per_thread[static_cast<std::size_t>(t)] = local;
   }
   if (failure) std::rethrow_exception(failure);
   for (const States& s : per_thread) fold(st, s);
