@@ -141,13 +141,14 @@ inline constexpr bool always_false_v = false;
 /// would do the same with a compiler message that names no fix.)
 template <detail::mutable_contiguous C, class Set>
 requires std::same_as<std::remove_cvref_t<Set>, index_set> && (!std::is_lvalue_reference_v<Set>)
-auto indirect(C&&, Set&&) {
+auto indirect(C&& c, Set&& set) {
   static_assert(detail::always_false_v<C>,
                 "ferry::indirect: the index_set is a temporary; the strategy keeps a pointer "
                 "to it, which would dangle after this statement. Build the set once in a named "
                 "variable that outlives the launch (const ferry::index_set set(list); "
                 "ferry::indirect(v, set)): that also verifies it only once");
-  return 0;
+  // The strategy it would have been, so that this assertion is the only diagnostic.
+  return indirect(std::forward<C>(c), static_cast<const index_set&>(set));
 }
 
 }  // namespace ferry
