@@ -73,12 +73,12 @@ TEST(index_space_limits, check_index_space_names_the_first_violation) {
   EXPECT_TRUE(contains(ferry::check_index_space(range3d(0, 1, imin, 0, 0, 1)), "bound begin_j"));
 }
 
-// --- drivers (kernels live in free functions: see backend_param.hpp) ------------------------------
+// --- drivers (kernels live in free functions: see backend_param.hpp)
+// ------------------------------
 
 void fill_1d(std::span<double> v, range s, index offset, index stride) {
   ferry::launch(
-      {.name = "fill_1d"}, s,
-      [] FERRY_KERNEL(index i, double& x) { x = static_cast<double>(i); },
+      {.name = "fill_1d"}, s, [] FERRY_KERNEL(index i, double& x) { x = static_cast<double>(i); },
       ferry::elementwise(v, offset, stride));
 }
 
@@ -159,16 +159,14 @@ void fill_indirect(std::span<double> v, const ferry::index_set& set, range s) {
 /// A launch with no buffer at all: only the index space limits what it does.
 void count_2d(range2d s, double& total) {
   ferry::launch(
-      {.name = "count_2d"}, s, [] FERRY_KERNEL(ferry::index2, ferry::reducer<double, ferry::plus> r) {
-        r += 1.0;
-      },
+      {.name = "count_2d"}, s,
+      [] FERRY_KERNEL(ferry::index2, ferry::reducer<double, ferry::plus> r) { r += 1.0; },
       ferry::sum(total));
 }
 void count_3d(range3d s, double& total) {
   ferry::launch(
-      {.name = "count_3d"}, s, [] FERRY_KERNEL(ferry::index3, ferry::reducer<double, ferry::plus> r) {
-        r += 1.0;
-      },
+      {.name = "count_3d"}, s,
+      [] FERRY_KERNEL(ferry::index3, ferry::reducer<double, ferry::plus> r) { r += 1.0; },
       ferry::sum(total));
 }
 
@@ -213,23 +211,39 @@ class overflow_test : public ferry_test::on_backend {
 
 TEST_P(overflow_test, a_wrapping_2d_space_is_rejected_before_anything_runs) {
   std::vector<double> v(4, -1.0);
-  expect_rejected([&] { fill_2d(v, range2d{index{1} << 33, index{1} << 31}); }, "fill_2d",
-                  "index space: the index space has 8589934592 x 2147483648 indices, more than "
-                  "2^62",
-                  v);
+  expect_rejected(
+      [&] {
+        fill_2d(v, range2d{index{1} << 33, index{1} << 31});
+      },
+      "fill_2d",
+      "index space: the index space has 8589934592 x 2147483648 indices, more than "
+      "2^62",
+      v);
 }
 
 TEST_P(overflow_test, spaces_at_the_64_bit_limits_are_rejected) {
   std::vector<double> v(4, -1.0);
   const std::span<double> s(v);
-  expect_rejected([&] { fill_1d(s, range{imin, imax}, 0, 1); }, "fill_1d",
-                  "index space: the index space bound begin = -9223372036854775808", v);
-  expect_rejected([&] { fill_1d(s, range{imax, imin}, 0, 1); }, "fill_1d",
-                  "index space: the index space bound begin = 9223372036854775807", v);
-  expect_rejected([&] { fill_1d(s, range{imax - 1, imax}, 0, 1); }, "fill_1d",
-                  "bound begin = 9223372036854775806 lies outside [-2^62, 2^62]", v);
-  expect_rejected([&] { fill_1d(s, range{-lim, lim}, 0, 1); }, "fill_1d",
-                  "dimension i of the index space", v);
+  expect_rejected(
+      [&] {
+        fill_1d(s, range{imin, imax}, 0, 1);
+      },
+      "fill_1d", "index space: the index space bound begin = -9223372036854775808", v);
+  expect_rejected(
+      [&] {
+        fill_1d(s, range{imax, imin}, 0, 1);
+      },
+      "fill_1d", "index space: the index space bound begin = 9223372036854775807", v);
+  expect_rejected(
+      [&] {
+        fill_1d(s, range{imax - 1, imax}, 0, 1);
+      },
+      "fill_1d", "bound begin = 9223372036854775806 lies outside [-2^62, 2^62]", v);
+  expect_rejected(
+      [&] {
+        fill_1d(s, range{-lim, lim}, 0, 1);
+      },
+      "fill_1d", "dimension i of the index space", v);
   expect_rejected([&] { fill_2d(s, range2d(0, 2, imax - 2, imax)); }, "fill_2d",
                   "bound begin_j = 9223372036854775805", v);
   expect_rejected([&] { fill_3d(s, range3d(0, 1, 0, 1, imin, imin + 1)); }, "fill_3d",
@@ -239,20 +253,30 @@ TEST_P(overflow_test, spaces_at_the_64_bit_limits_are_rejected) {
 TEST_P(overflow_test, a_3d_product_that_overflows_by_one_is_rejected) {
   std::vector<double> v(4, -1.0);
   const index n = index{1} << 21;  // n^3 = 2^63, one more than INT64_MAX
-  expect_rejected([&] { fill_3d(v, range3d{n, n, n}); }, "fill_3d",
-                  "the index space has 2097152 x 2097152 x 2097152 indices", v);
+  expect_rejected(
+      [&] {
+        fill_3d(v, range3d{n, n, n});
+      },
+      "fill_3d", "the index space has 2097152 x 2097152 x 2097152 indices", v);
   // n * n * n/2 = 2^62 is a valid space, but does not fit 4 elements.
-  expect_rejected([&] { fill_3d(v, range3d{n, n, n / 2}); }, "fill_3d",
-                  "the index space maps to elements [0, 4611686018427387903] but the buffer has "
-                  "4 elements",
-                  v);
+  expect_rejected(
+      [&] {
+        fill_3d(v, range3d{n, n, n / 2});
+      },
+      "fill_3d",
+      "the index space maps to elements [0, 4611686018427387903] but the buffer has "
+      "4 elements",
+      v);
 }
 
 TEST_P(overflow_test, a_launch_without_buffers_validates_its_space_too) {
   double total = 0.0;
   const std::vector<double> none(1, 0.0);  // no buffer is passed; same_bits needs storage
-  expect_rejected([&] { count_2d(range2d{index{1} << 33, index{1} << 31}, total); }, "count_2d",
-                  "8589934592 x 2147483648 indices", none);
+  expect_rejected(
+      [&] {
+        count_2d(range2d{index{1} << 33, index{1} << 31}, total);
+      },
+      "count_2d", "8589934592 x 2147483648 indices", none);
   expect_rejected([&] { count_3d(range3d(imin, imax, 0, 1, 0, 1), total); }, "count_3d",
                   "bound begin_i", none);
   EXPECT_EQ(total, 0.0);
@@ -331,8 +355,11 @@ TEST_P(overflow_test, chunks_rows_and_tiles_at_the_limits) {
   expect_rejected([&] { fill_chunks(s, range{1}, imax); }, "fill_chunks",
                   "elements [0, 9223372036854775806]", v);
   expect_rejected([&] { fill_chunks(s, range{2}, imax); }, "fill_chunks", ovf, v);
-  expect_rejected([&] { fill_chunks(s, range{-1, 1}, lim); }, "fill_chunks",
-                  "elements [-4611686018427387904, 4611686018427387903]", v);
+  expect_rejected(
+      [&] {
+        fill_chunks(s, range{-1, 1}, lim);
+      },
+      "fill_chunks", "elements [-4611686018427387904, 4611686018427387903]", v);
   expect_rejected([&] { fill_chunks(s, range{2}, 0); }, "fill_chunks", "chunk length is 0", v);
   expect_rejected([&] { fill_chunks(s, range{2}, imin); }, "fill_chunks",
                   "chunk length is -9223372036854775808", v);
@@ -350,26 +377,53 @@ TEST_P(overflow_test, chunks_rows_and_tiles_at_the_limits) {
   expect_rejected([&] { fill_tiles2d(s, range2d(0, 1, 0, lim), imax, 1, imax); }, "fill_tiles2d",
                   ovf, v);
   expect_rejected([&] { fill_tiles2d(s, range2d{4, 1}, imax, lim, 1); }, "fill_tiles2d", ovf, v);
-  expect_rejected([&] { fill_tiles2d(s, range2d{1, 1}, imax, imax, 1); }, "fill_tiles2d",
-                  "elements [0, 9223372036854775806]", v);
+  expect_rejected(
+      [&] {
+        fill_tiles2d(s, range2d{1, 1}, imax, imax, 1);
+      },
+      "fill_tiles2d", "elements [0, 9223372036854775806]", v);
   expect_rejected([&] { fill_tiles2d(s, range2d{1, 2}, imax, 1, imax); }, "fill_tiles2d", ovf, v);
-  expect_rejected([&] { fill_tiles2d(s, range2d{1, 1}, 0, 1, 1); }, "fill_tiles2d",
-                  "reach column 0 but the leading dimension is 0", v);
-  expect_rejected([&] { fill_tiles2d(s, range2d{1, 1}, imin, 1, 1); }, "fill_tiles2d",
-                  "the leading dimension is -9223372036854775808", v);
-  expect_rejected([&] { fill_tiles2d(s, range2d{1, 1}, 4, imin, 1); }, "fill_tiles2d",
-                  "tile extents must be >= 1", v);
+  expect_rejected(
+      [&] {
+        fill_tiles2d(s, range2d{1, 1}, 0, 1, 1);
+      },
+      "fill_tiles2d", "reach column 0 but the leading dimension is 0", v);
+  expect_rejected(
+      [&] {
+        fill_tiles2d(s, range2d{1, 1}, imin, 1, 1);
+      },
+      "fill_tiles2d", "the leading dimension is -9223372036854775808", v);
+  expect_rejected(
+      [&] {
+        fill_tiles2d(s, range2d{1, 1}, 4, imin, 1);
+      },
+      "fill_tiles2d", "tile extents must be >= 1", v);
 
-  expect_rejected([&] { fill_tiles3d(s, range3d{1, 1, 1}, 2, imax, 1, imax, 1); },
-                  "fill_tiles3d", ovf, v);  // end_j * tj * ld_j
-  expect_rejected([&] { fill_tiles3d(s, range3d{2, 1, 1}, imax, imax, lim, 1, 1); },
-                  "fill_tiles3d", ovf, v);  // end_i * ti
-  expect_rejected([&] { fill_tiles3d(s, range3d{1, 1, 2}, 1, imax, 1, 1, imax); },
-                  "fill_tiles3d", ovf, v);  // (end_k * tk - 1) * ld_k
-  expect_rejected([&] { fill_tiles3d(s, range3d{1, 2, 1}, 2, 3, 1, 1, 1); }, "fill_tiles3d",
-                  "boxes reach y = 1 but ld_k is 3", v);
-  expect_rejected([&] { fill_tiles3d(s, range3d{1, 1, 1}, 1, 1, 1, 1, 0); }, "fill_tiles3d",
-                  "tile extents must be >= 1", v);
+  expect_rejected(
+      [&] {
+        fill_tiles3d(s, range3d{1, 1, 1}, 2, imax, 1, imax, 1);
+      },
+      "fill_tiles3d", ovf, v);  // end_j * tj * ld_j
+  expect_rejected(
+      [&] {
+        fill_tiles3d(s, range3d{2, 1, 1}, imax, imax, lim, 1, 1);
+      },
+      "fill_tiles3d", ovf, v);  // end_i * ti
+  expect_rejected(
+      [&] {
+        fill_tiles3d(s, range3d{1, 1, 2}, 1, imax, 1, 1, imax);
+      },
+      "fill_tiles3d", ovf, v);  // (end_k * tk - 1) * ld_k
+  expect_rejected(
+      [&] {
+        fill_tiles3d(s, range3d{1, 2, 1}, 2, 3, 1, 1, 1);
+      },
+      "fill_tiles3d", "boxes reach y = 1 but ld_k is 3", v);
+  expect_rejected(
+      [&] {
+        fill_tiles3d(s, range3d{1, 1, 1}, 1, 1, 1, 1, 0);
+      },
+      "fill_tiles3d", "tile extents must be >= 1", v);
 }
 
 TEST_P(overflow_test, strategies_just_inside_the_limits_compute_correctly) {
@@ -389,15 +443,17 @@ TEST_P(overflow_test, strategies_just_inside_the_limits_compute_correctly) {
   EXPECT_EQ(b, (std::vector<double>{0.0, 0.0, 1.0, 1.0}));
 }
 
-// --- indirect: index_set entries and the list's coverage ------------------------------------------
+// --- indirect: index_set entries and the list's coverage
+// ------------------------------------------
 
 TEST(index_set_limits, entries_beyond_2_62_are_rejected_at_construction) {
   try {
     const ferry::index_set set(std::vector<index>{1, imax});
     FAIL() << "index_set accepted INT64_MAX";
   } catch (const ferry::partition_error& e) {
-    EXPECT_TRUE(contains(e.what(), "index_set: entry 1 is 9223372036854775807, beyond the largest "
-                                   "index ferry supports (2^62 - 1)"));
+    EXPECT_TRUE(contains(e.what(),
+                         "index_set: entry 1 is 9223372036854775807, beyond the largest "
+                         "index ferry supports (2^62 - 1)"));
   }
   EXPECT_THROW(ferry::index_set(std::vector<index>{lim}), ferry::partition_error);
   const ferry::index_set ok(std::vector<index>{0, lim - 1});
@@ -414,10 +470,16 @@ TEST_P(overflow_test, indirect_lists_that_do_not_fit_are_rejected) {
   const ferry::index_set two(std::vector<index>{3, 0});
   expect_rejected([&] { fill_indirect(v, two, range{3}); }, "fill_indirect",
                   "the index space [0, 3) does not fit the index list of 2 entries", v);
-  expect_rejected([&] { fill_indirect(v, two, range{-1, 1}); }, "fill_indirect",
-                  "the index space [-1, 1) does not fit", v);
-  expect_rejected([&] { fill_indirect(v, two, range{imin, imax}); }, "fill_indirect",
-                  "index space: the index space bound begin", v);
+  expect_rejected(
+      [&] {
+        fill_indirect(v, two, range{-1, 1});
+      },
+      "fill_indirect", "the index space [-1, 1) does not fit", v);
+  expect_rejected(
+      [&] {
+        fill_indirect(v, two, range{imin, imax});
+      },
+      "fill_indirect", "index space: the index space bound begin", v);
   fill_indirect(v, two, range{2});
   EXPECT_EQ(v, (std::vector<double>{1.0, -1.0, -1.0, 30.0}));
 }
@@ -433,9 +495,8 @@ TEST_P(overflow_test, buffers_whose_byte_count_overflows_are_rejected) {
                           " elements of 8 bytes, more bytes than any object can have";
   expect_rejected([&] { fill_1d(std::span<double>(v.data(), too_many), range{1}, 0, 1); },
                   "fill_1d", "argument 1 (partitioned): " + msg, v);
-  expect_rejected(
-      [&] { read_into(v, std::span<const double>(v.data(), too_many), range{1}); }, "read_into",
-      "argument 2 (read-only container): " + msg, v);
+  expect_rejected([&] { read_into(v, std::span<const double>(v.data(), too_many), range{1}); },
+                  "read_into", "argument 2 (read-only container): " + msg, v);
   expect_rejected([&] { scatter_add(std::span<double>(v.data(), too_many), range{1}); },
                   "scatter_add", "argument 1 (atomic_add): " + msg, v);
 }
@@ -473,18 +534,20 @@ TEST(strategy_limits, the_verifier_does_not_enumerate_rejected_launches) {
   const auto rep = ferry::verify_partition(ferry::elementwise(v, 1, imax), range{2});
   EXPECT_FALSE(rep.ok());
   EXPECT_FALSE(rep.accepted);
-  EXPECT_TRUE(contains(rep.message, "the launch is rejected before any thread runs: the index "
-                                    "arithmetic of this partition overflows"));
+  EXPECT_TRUE(contains(rep.message,
+                       "the launch is rejected before any thread runs: the index "
+                       "arithmetic of this partition overflows"));
   const auto space = ferry::verify_partition(ferry::elementwise(v), range{imin, imax});
   EXPECT_FALSE(space.accepted);
   EXPECT_TRUE(contains(space.message, "bound begin = -9223372036854775808"));
   EXPECT_TRUE(ferry::verify_partition(ferry::elementwise(v), range{4}).ok());
 }
 
-// --- temporaries: what the factories accept --------------------------------------------------------
+// --- temporaries: what the factories accept
+// --------------------------------------------------------
 
 static_assert(ferry::detail::outlives_call_v<std::vector<double>&>);
-static_assert(ferry::detail::outlives_call_v<std::span<double>>);   // borrowed rvalue
+static_assert(ferry::detail::outlives_call_v<std::span<double>>);  // borrowed rvalue
 static_assert(ferry::detail::outlives_call_v<std::span<double>&&>);
 static_assert(!ferry::detail::outlives_call_v<std::vector<double>>);  // owning rvalue
 static_assert(!ferry::detail::outlives_call_v<std::vector<double>&&>);

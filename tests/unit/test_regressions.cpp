@@ -102,7 +102,8 @@ struct rejecting_strategy : ferry::strategy_base {
 
 void rejected_launch(std::vector<double>& v) {
   ferry::launch(
-      {.name = "rejected_launch"}, ferry::range{2}, [] FERRY_KERNEL(const index, double& x) { x = 1.0; },
+      {.name = "rejected_launch"}, ferry::range{2},
+      [] FERRY_KERNEL(const index, double& x) { x = 1.0; },
       rejecting_strategy{{}, std::span<double>(v)});
 }
 

@@ -190,8 +190,8 @@ inline std::string check_index_space(const range2d& s) {
   if (m.empty()) m = detail::extent_problem("i", s.begin_i, s.end_i);
   if (m.empty()) m = detail::extent_problem("j", s.begin_j, s.end_j);
   if (m.empty())
-    m = detail::count_problem(s.size(), std::to_string(s.extent_i()) + " x " +
-                                            std::to_string(s.extent_j()));
+    m = detail::count_problem(s.size(),
+                              std::to_string(s.extent_i()) + " x " + std::to_string(s.extent_j()));
   return m;
 }
 /// See check_index_space(const range&).

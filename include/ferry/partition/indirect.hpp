@@ -140,8 +140,8 @@ inline constexpr bool always_false_v = false;
 /// keeps a pointer to the set, which a temporary would leave dangling. (A deleted overload
 /// would do the same with a compiler message that names no fix.)
 template <detail::mutable_contiguous C, class Set>
-requires std::same_as<std::remove_cvref_t<Set>, index_set> && (!std::is_lvalue_reference_v<Set>)
-auto indirect(C&& c, Set&& set) {
+requires std::same_as<std::remove_cvref_t<Set>, index_set> &&
+    (!std::is_lvalue_reference_v<Set>)auto indirect(C&& c, Set&& set) {
   static_assert(detail::always_false_v<C>,
                 "ferry::indirect: the index_set is a temporary; the strategy keeps a pointer "
                 "to it, which would dangle after this statement. Build the set once in a named "

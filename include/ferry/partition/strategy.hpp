@@ -85,7 +85,7 @@ inline bool affine(index a, index b, index c, index& out) {
 template <class T>
 index length(std::span<T> buf) {
   return buf.size() > static_cast<std::size_t>(PTRDIFF_MAX) ? index{PTRDIFF_MAX}
-                                                             : static_cast<index>(buf.size());
+                                                            : static_cast<index>(buf.size());
 }
 /// What extent() answers when its arithmetic would overflow (a launch the strategy's
 /// check_launch rejects): the whole buffer, the one range that is always a safe superset.
@@ -390,8 +390,8 @@ class tiles2d_t : public strategy_base {
     if (!detail::mul(s.end_i, ti_, row_end)) return detail::overflow_message();
     if (row_end > ld_)
       return "tiles of row " + std::to_string(s.end_i - 1) + " reach column " +
-             std::to_string(row_end - 1) + " but the leading dimension is " +
-             std::to_string(ld_) + ": they would wrap into the next row's tiles";
+             std::to_string(row_end - 1) + " but the leading dimension is " + std::to_string(ld_) +
+             ": they would wrap into the next row's tiles";
     index lo = 0, hi = 0;
     if (!bounds(s, lo, hi)) return detail::overflow_message();
     if (hi >= detail::length(buf_)) return detail::fit_message(lo, hi, detail::length(buf_));

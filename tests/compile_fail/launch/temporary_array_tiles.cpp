@@ -11,8 +11,8 @@ void run() {
   auto t = ferry::tiles2d(ferry::array<double>(16, 0.0), 4, 2, 2);
 #endif
   ferry::launch(
-      ferry::range2d{2, 2}, [] FERRY_KERNEL(ferry::index2, ferry::view2d<double> v) { v(0, 0) = 1; },
-      t);
+      ferry::range2d{2, 2},
+      [] FERRY_KERNEL(ferry::index2, ferry::view2d<double> v) { v(0, 0) = 1; }, t);
 }
 
 int main() {}

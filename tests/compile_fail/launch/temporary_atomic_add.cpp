@@ -12,10 +12,8 @@ void run(std::vector<double>& hist) {
   auto h = ferry::atomic_add(std::vector<double>(hist.size()));
 #endif
   ferry::launch(
-      ferry::range{4}, [] FERRY_KERNEL(ferry::index i, ferry::atomic_accessor<double> a) {
-        a.add(i % 2, 1.0);
-      },
-      h);
+      ferry::range{4},
+      [] FERRY_KERNEL(ferry::index i, ferry::atomic_accessor<double> a) { a.add(i % 2, 1.0); }, h);
 }
 
 int main() {}

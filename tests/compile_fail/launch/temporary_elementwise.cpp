@@ -15,8 +15,7 @@ void run(std::vector<double>& v) {
   auto f = ferry::elementwise(v, 0, 1);
 #endif
   ferry::launch(
-      ferry::range{2}, [] FERRY_KERNEL(ferry::index, double& x, double& y) { x = y = 1.0; }, e,
-      f);
+      ferry::range{2}, [] FERRY_KERNEL(ferry::index, double& x, double& y) { x = y = 1.0; }, e, f);
 }
 
 int main() {}

@@ -13,8 +13,8 @@ void run(std::vector<double>& v) {
   auto s = ferry::indirect(v, ferry::index_set(std::vector<ferry::index>{2, 0, 1}));
 #endif
   ferry::launch(
-      ferry::range{3}, [] FERRY_KERNEL(ferry::index, ferry::indexed_ref<double> r) { r.value = 1.0; },
-      s);
+      ferry::range{3},
+      [] FERRY_KERNEL(ferry::index, ferry::indexed_ref<double> r) { r.value = 1.0; }, s);
 }
 
 int main() {}

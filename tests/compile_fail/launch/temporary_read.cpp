@@ -5,7 +5,9 @@
 #include <span>
 #include <vector>
 
-std::vector<double> make() { return std::vector<double>(4, 1.0); }
+std::vector<double> make() {
+  return std::vector<double>(4, 1.0);
+}
 
 void run(std::vector<double>& out, const std::vector<double>& in) {
 #ifdef FERRY_COMPILE_FAIL_CONTROL
