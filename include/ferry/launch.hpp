@@ -82,12 +82,36 @@ void store_result(const std::remove_cvref_t<A>& a, const S& s) {
     *a.target = typename std::remove_cvref_t<A>::op_type{}(*a.target, s);
 }
 
+/// "" if a buffer of n elements of `elem` bytes each has a byte count that fits in
+/// PTRDIFF_MAX (the largest object size the compilers support), else the reason. Checked
+/// before a region's byte count (n * elem) or a transfer extent is computed from n, so that
+/// neither can wrap around.
+inline std::string byte_count_problem(std::size_t n, std::size_t elem) {
+  if (n <= static_cast<std::size_t>(PTRDIFF_MAX) / elem) return {};
+  return "the buffer has " + std::to_string(n) + " elements of " + std::to_string(elem) +
+         " bytes, more bytes than any object can have (PTRDIFF_MAX)";
+}
+
+/// Everything launch checks about one argument before it derives anything from it: the byte
+/// count of its memory, then (partitioned) the strategy's check_launch. "" if it may run.
 template <class Space, class A>
 std::string check_one(const std::remove_cvref_t<A>& a, const Space& space) {
-  if constexpr (classify<A>() == arg_kind::partitioned)
+  constexpr arg_kind k = classify<A>();
+  if constexpr (k == arg_kind::partitioned) {
+    using T = typename std::remove_cvref_t<A>::value_type;
+    if (std::string m = byte_count_problem(a.buffer().size(), sizeof(T)); !m.empty()) return m;
+    if constexpr (requires { a.index_list(); })
+      if (std::string m = byte_count_problem(a.index_list().size(), sizeof(index)); !m.empty())
+        return "index list: " + m;
     return a.check_launch(space);
-  else
+  } else if constexpr (k == arg_kind::read) {
+    const auto sp = map_of<Space, A>::span_of(a);
+    return byte_count_problem(sp.size(), sizeof(typename decltype(sp)::element_type));
+  } else if constexpr (k == arg_kind::atomic) {
+    return byte_count_problem(a.buf.size(), sizeof(typename decltype(a.buf)::element_type));
+  } else {
     return {};
+  }
 }
 
 template <class Space, class A>
@@ -112,14 +136,20 @@ void verify_one(const std::remove_cvref_t<A>& a, const Space& space, const char*
 /// range comes back: that is right only where the threads own (and so write) every element of
 /// it. Unless the strategy says so (`dense(space)`), the buffer is copied in like a read-write one,
 /// so that elements no thread owns come back unchanged.
+/// Call only after check_one accepted the argument: the extent is then inside the buffer, whose
+/// byte count fits PTRDIFF_MAX, so the byte offsets cannot wrap. An extent that is not inside
+/// the buffer (a user strategy's) falls back to moving the whole buffer.
 template <class Space, class A>
 void set_transfer_extent(const std::remove_cvref_t<A>& a, const Space& space, region& r) {
   if constexpr (classify<A>() == arg_kind::partitioned) {
     if constexpr (requires { a.extent(space); }) {
       const auto [lo, hi] = a.extent(space);
       using T = typename std::remove_cvref_t<A>::value_type;
-      r.xfer_begin = static_cast<std::size_t>(lo) * sizeof(T);
-      r.xfer_end = static_cast<std::size_t>(hi) * sizeof(T);
+      const auto n = a.buffer().size();
+      if (lo >= 0 && lo <= hi && static_cast<std::size_t>(hi) <= n) {
+        r.xfer_begin = static_cast<std::size_t>(lo) * sizeof(T);
+        r.xfer_end = static_cast<std::size_t>(hi) * sizeof(T);
+      }
     }
     if (r.mode == access::write_only) {
       bool dense = false;
@@ -173,7 +203,9 @@ inline constexpr bool invocable_with<Space, K, std::tuple<B...>> =
 /// (interface A); launches that touch only resident data (interface B) may return before
 /// the device finishes.
 /// Errors (all before anything runs, host data untouched, unless noted):
-///   launch_error    an index space that does not fit a partitioned buffer (check_launch);
+///   launch_error    an invalid index space (check_index_space: a bound, extent or size beyond
+///                   2^62), an argument whose byte count exceeds PTRDIFF_MAX, or an index
+///                   space that does not fit a partitioned buffer (check_launch);
 ///   aliasing_error  the same memory passed twice with at least one writable use;
 ///   partition_error checked backend: a strategy whose parts overlap or leave the buffer;
 ///   residency_error a write to data preloaded read-only; checked backend: host writes to
@@ -213,6 +245,23 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
                 "copy and be lost. Take the element by reference ('double& x')");
 
   const char* name = cfg.name ? cfg.name : detail::kernel_type_name<K>();
+  // Checks first, derived sizes after (ARCHITECTURE section 1): the index space, then every
+  // argument's byte count and partition, all before any extent, byte count, mapping or
+  // transfer is computed from them.
+  if (const std::string msg = check_index_space(space); !msg.empty())
+    throw launch_error(name, "index space: " + msg);
+  {
+    int pos = 0;
+    auto check = [&](const auto& a, auto tag) {
+      using AA = typename decltype(tag)::type;
+      ++pos;
+      const std::string msg = detail::check_one<Space, AA>(a, space);
+      if (!msg.empty())
+        throw launch_error(name, "argument " + std::to_string(pos) + " (" +
+                                     detail::map_of<Space, AA>::describe() + "): " + msg);
+    };
+    (check(args, std::type_identity<A>{}), ...);
+  }
   constexpr std::size_t n_regions = (std::size_t{0} + ... + detail::map_of<Space, A>::regions);
   std::array<detail::arg_region, n_regions> regions{};
   {
@@ -226,10 +275,6 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
         detail::set_transfer_extent<Space, AA>(a, space, regions[r].r);
         ++r;
       }
-      const std::string msg = detail::check_one<Space, AA>(a, space);
-      if (!msg.empty())
-        throw launch_error(name, "argument " + std::to_string(pos) + " (" +
-                                     detail::map_of<Space, AA>::describe() + "): " + msg);
     };
     (collect(args, std::type_identity<A>{}), ...);
   }

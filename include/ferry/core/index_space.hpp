@@ -3,10 +3,41 @@
 
 #include <concepts>
 #include <cstdint>
+#include <string>
+#include <utility>
 
 #include "ferry/core/config.hpp"
 
 namespace ferry {
+
+/// Largest magnitude of an index-space bound, extent and size, and of an index_set entry, that
+/// a launch accepts: 2^62.
+///
+/// Why not 2^63 - 1: backends compute thread indices a little past the end of a space (a CUDA
+/// block overshoots `end` by up to its size minus one, grid-stride loops step by up to
+/// 65535 x 1024 past it), and that arithmetic must not wrap around into an index the launch
+/// checks never saw. 2^62 leaves 2^62 of headroom, far more than any such step, and is still
+/// larger than any buffer (2^62 elements of one byte are 4 EiB).
+inline constexpr index max_extent = index{1} << 62;
+
+namespace detail {
+/// Number of indices in [b, e): e - b if e > b, 0 if e <= b, and -1 if e - b does not fit a
+/// ferry::index (b near INT64_MIN, e near INT64_MAX). Computed in unsigned arithmetic, which
+/// wraps by definition, so it is defined for every input; usable in device code.
+FERRY_HOST_DEVICE constexpr index checked_extent(index b, index e) {
+  if (e <= b) return 0;
+  const std::uint64_t d = static_cast<std::uint64_t>(e) - static_cast<std::uint64_t>(b);
+  return d > static_cast<std::uint64_t>(INT64_MAX) ? index{-1} : static_cast<index>(d);
+}
+/// a * b for extents a, b >= -1 with -1 meaning "too large": 0 if either is 0, else -1 if either
+/// is -1 or the product does not fit a ferry::index, else the product. Division-based, so it is
+/// defined for every input and usable in device code.
+FERRY_HOST_DEVICE constexpr index checked_count(index a, index b) {
+  if (a == 0 || b == 0) return 0;
+  if (a < 0 || b < 0) return -1;
+  return a > INT64_MAX / b ? index{-1} : a * b;
+}
+}  // namespace detail
 
 /// Index of a thread in a 2D index space; i is the fastest-varying (x) dimension.
 struct index2 {
@@ -24,7 +55,8 @@ struct index3 {
 /// 1D index space [begin, end). `range{n}` is [0, n).
 ///
 /// A kernel launched over a range receives `ferry::index i` as its first parameter.
-/// An empty or inverted range (end <= begin) launches no thread.
+/// An empty or inverted range (end <= begin) launches no thread. A launch accepts bounds and
+/// sizes up to max_extent in magnitude (check_index_space) and throws launch_error otherwise.
 struct range {
   static constexpr int rank = 1;
   using index_type = index;
@@ -35,13 +67,15 @@ struct range {
   constexpr explicit range(index n) : begin(0), end(n) {}
   /// [b, e).
   constexpr range(index b, index e) : begin(b), end(e) {}
-  /// Number of indices (0 if empty).
-  constexpr index size() const { return end > begin ? end - begin : 0; }
+  /// Number of indices: 0 if empty or inverted, -1 if the count does not fit a ferry::index
+  /// (end - begin > INT64_MAX). Defined for every begin/end.
+  FERRY_HOST_DEVICE constexpr index size() const { return detail::checked_extent(begin, end); }
 };
 
 /// 2D index space [begin_i, end_i) x [begin_j, end_j); i is fastest.
 ///
-/// `range2d{nx, ny}` is [0, nx) x [0, ny). Kernels receive `ferry::index2`.
+/// `range2d{nx, ny}` is [0, nx) x [0, ny). Kernels receive `ferry::index2`. Extents and size
+/// follow range::size(): 0 for an empty dimension, -1 where the count does not fit an index.
 struct range2d {
   static constexpr int rank = 2;
   using index_type = index2;
@@ -53,15 +87,25 @@ struct range2d {
   /// [bi, ei) x [bj, ej).
   constexpr range2d(index bi, index ei, index bj, index ej)
       : begin_i(bi), end_i(ei), begin_j(bj), end_j(ej) {}
-  constexpr index extent_i() const { return end_i > begin_i ? end_i - begin_i : 0; }
-  constexpr index extent_j() const { return end_j > begin_j ? end_j - begin_j : 0; }
-  /// Number of indices (0 if any extent is empty).
-  constexpr index size() const { return extent_i() * extent_j(); }
+  /// Indices along i (0 if empty, -1 if the count does not fit an index).
+  FERRY_HOST_DEVICE constexpr index extent_i() const {
+    return detail::checked_extent(begin_i, end_i);
+  }
+  /// Indices along j (0 if empty, -1 if the count does not fit an index).
+  FERRY_HOST_DEVICE constexpr index extent_j() const {
+    return detail::checked_extent(begin_j, end_j);
+  }
+  /// Number of indices: 0 if any dimension is empty, else -1 if the product (or an extent) does
+  /// not fit a ferry::index, else extent_i() * extent_j().
+  FERRY_HOST_DEVICE constexpr index size() const {
+    return detail::checked_count(extent_i(), extent_j());
+  }
 };
 
 /// 3D index space [begin_i, end_i) x [begin_j, end_j) x [begin_k, end_k); i is fastest.
 ///
-/// `range3d{nx, ny, nz}` starts at 0. Kernels receive `ferry::index3`.
+/// `range3d{nx, ny, nz}` starts at 0. Kernels receive `ferry::index3`. Extents and size follow
+/// range::size(): 0 for an empty dimension, -1 where the count does not fit an index.
 struct range3d {
   static constexpr int rank = 3;
   using index_type = index3;
@@ -74,11 +118,23 @@ struct range3d {
   /// [bi, ei) x [bj, ej) x [bk, ek).
   constexpr range3d(index bi, index ei, index bj, index ej, index bk, index ek)
       : begin_i(bi), end_i(ei), begin_j(bj), end_j(ej), begin_k(bk), end_k(ek) {}
-  constexpr index extent_i() const { return end_i > begin_i ? end_i - begin_i : 0; }
-  constexpr index extent_j() const { return end_j > begin_j ? end_j - begin_j : 0; }
-  constexpr index extent_k() const { return end_k > begin_k ? end_k - begin_k : 0; }
-  /// Number of indices (0 if any extent is empty).
-  constexpr index size() const { return extent_i() * extent_j() * extent_k(); }
+  /// Indices along i (0 if empty, -1 if the count does not fit an index).
+  FERRY_HOST_DEVICE constexpr index extent_i() const {
+    return detail::checked_extent(begin_i, end_i);
+  }
+  /// Indices along j (0 if empty, -1 if the count does not fit an index).
+  FERRY_HOST_DEVICE constexpr index extent_j() const {
+    return detail::checked_extent(begin_j, end_j);
+  }
+  /// Indices along k (0 if empty, -1 if the count does not fit an index).
+  FERRY_HOST_DEVICE constexpr index extent_k() const {
+    return detail::checked_extent(begin_k, end_k);
+  }
+  /// Number of indices: 0 if any dimension is empty, else -1 if the product (or an extent) does
+  /// not fit a ferry::index, else the product of the extents.
+  FERRY_HOST_DEVICE constexpr index size() const {
+    return detail::checked_count(detail::checked_count(extent_i(), extent_j()), extent_k());
+  }
 };
 
 /// Satisfied by range, range2d and range3d.
@@ -88,6 +144,75 @@ concept index_space = requires(const S s) {
   typename S::index_type;
   { s.size() } -> std::convertible_to<index>;
 };
+
+namespace detail {
+/// "" if every bound b of one dimension lies in [-max_extent, max_extent], else the reason.
+inline std::string bound_problem(const char* what, index b) {
+  if (b >= -max_extent && b <= max_extent) return {};
+  return "the index space bound " + std::string(what) + " = " + std::to_string(b) +
+         " lies outside [-2^62, 2^62], the range ferry supports (device backends compute thread "
+         "indices past the end, which must not overflow a 64-bit index)";
+}
+inline std::string extent_problem(const char* dim, index b, index e) {
+  const index n = checked_extent(b, e);
+  if (n >= 0 && n <= max_extent) return {};
+  return "dimension " + std::string(dim) + " of the index space, [" + std::to_string(b) + ", " +
+         std::to_string(e) + "), has more than 2^62 indices";
+}
+inline std::string count_problem(index size, const std::string& shape) {
+  if (size >= 0 && size <= max_extent) return {};
+  return "the index space has " + shape + " indices, more than 2^62";
+}
+}  // namespace detail
+
+/// Whether a launch may run over `s`: "" if every bound lies in [-2^62, 2^62] (max_extent) and
+/// every extent and the total size are at most 2^62, else the first violation, with the values.
+///
+/// Empty and inverted dimensions are valid (they launch nothing) as long as their bounds are in
+/// range. Every launch calls this first and throws launch_error with the message, before any
+/// argument is looked at; strategies' check_launch call it too, so they never compute with an
+/// invalid space. Once it returns "", size() and the extents are exact, and index arithmetic of
+/// the form `end + step` with step < 2^62 cannot overflow.
+inline std::string check_index_space(const range& s) {
+  std::string m = detail::bound_problem("begin", s.begin);
+  if (m.empty()) m = detail::bound_problem("end", s.end);
+  if (m.empty()) m = detail::extent_problem("i", s.begin, s.end);
+  return m;
+}
+/// See check_index_space(const range&).
+inline std::string check_index_space(const range2d& s) {
+  std::string m;
+  for (const auto& [what, b] : {std::pair<const char*, index>{"begin_i", s.begin_i},
+                                {"end_i", s.end_i},
+                                {"begin_j", s.begin_j},
+                                {"end_j", s.end_j}})
+    if (m.empty()) m = detail::bound_problem(what, b);
+  if (m.empty()) m = detail::extent_problem("i", s.begin_i, s.end_i);
+  if (m.empty()) m = detail::extent_problem("j", s.begin_j, s.end_j);
+  if (m.empty())
+    m = detail::count_problem(s.size(),
+                              std::to_string(s.extent_i()) + " x " + std::to_string(s.extent_j()));
+  return m;
+}
+/// See check_index_space(const range&).
+inline std::string check_index_space(const range3d& s) {
+  std::string m;
+  for (const auto& [what, b] : {std::pair<const char*, index>{"begin_i", s.begin_i},
+                                {"end_i", s.end_i},
+                                {"begin_j", s.begin_j},
+                                {"end_j", s.end_j},
+                                {"begin_k", s.begin_k},
+                                {"end_k", s.end_k}})
+    if (m.empty()) m = detail::bound_problem(what, b);
+  if (m.empty()) m = detail::extent_problem("i", s.begin_i, s.end_i);
+  if (m.empty()) m = detail::extent_problem("j", s.begin_j, s.end_j);
+  if (m.empty()) m = detail::extent_problem("k", s.begin_k, s.end_k);
+  if (m.empty())
+    m = detail::count_problem(s.size(), std::to_string(s.extent_i()) + " x " +
+                                            std::to_string(s.extent_j()) + " x " +
+                                            std::to_string(s.extent_k()));
+  return m;
+}
 
 namespace detail {
 /// Calls f(idx) for every index of the space in order (i fastest). Host only.

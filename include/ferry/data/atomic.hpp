@@ -58,9 +58,11 @@ struct atomic_target {
 };
 
 /// Maps c read-write for atomic adds: `ferry::atomic_add(hist)` gives the kernel an
-/// atomic_accessor<T>.
+/// atomic_accessor<T>. c must be a named container or a std::span (a temporary owning container
+/// is rejected at compile time: the target keeps a pointer to its elements).
 template <detail::mutable_contiguous C>
 auto atomic_add(C&& c) {
+  detail::check_not_temporary<C>();
   auto s = detail::as_span(c);
   return atomic_target<typename decltype(s)::element_type>{s};
 }

@@ -45,10 +45,19 @@ struct read_t {
 };
 
 /// Wraps a container (or span) for read-only use in a launch.
+///
+/// c must be a named container or a borrowed view (std::span): the wrapper keeps a pointer to
+/// c's elements, so a temporary owning container is rejected at compile time.
 template <class C>
-auto read(const C& c) {
-  using T = std::remove_cv_t<std::remove_reference_t<decltype(*std::data(c))>>;
-  return read_t<T>{std::span<const T>(std::data(c), std::size(c))};
+requires requires(const C& c) {
+  std::data(c);
+  std::size(c);
+}
+auto read(C&& c) {
+  detail::check_not_temporary<C>();
+  const auto& cc = c;
+  using T = std::remove_cv_t<std::remove_reference_t<decltype(*std::data(cc))>>;
+  return read_t<T>{std::span<const T>(std::data(cc), std::size(cc))};
 }
 
 namespace detail {

@@ -7,8 +7,10 @@
 #pragma once
 
 #include <algorithm>
+#include <concepts>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -17,10 +19,12 @@
 
 namespace ferry {
 
-/// An immutable list of distinct non-negative indices, verified at construction.
+/// An immutable list of distinct indices in [0, 2^62), verified at construction.
 ///
 /// Cost: O(n log n) time and O(n) extra memory once, in the constructor.
-/// Throws partition_error if an index is negative or appears twice (naming both positions).
+/// Throws partition_error if an index is negative, is max_extent (2^62) or more, or appears
+/// twice (naming both positions). The upper limit is ferry's limit on every index
+/// (max_extent): no buffer is that long, and it keeps bound() = largest + 1 representable.
 class index_set {
  public:
   index_set() = default;
@@ -28,7 +32,8 @@ class index_set {
   explicit index_set(std::vector<index> list) : list_(std::move(list)) { verify(); }
   /// Number of indices.
   index size() const { return static_cast<index>(list_.size()); }
-  /// One past the largest index (0 if empty): the smallest buffer length the set fits.
+  /// One past the largest index (0 if empty): the smallest buffer length the set fits. At most
+  /// 2^62, so the + 1 never overflows.
   index bound() const { return bound_; }
   /// Read-only access to the list.
   std::span<const index> indices() const { return list_; }
@@ -43,6 +48,10 @@ class index_set {
       if (list_[p] < 0)
         throw partition_error("", "index_set: entry " + std::to_string(p) + " is negative (" +
                                       std::to_string(list_[p]) + ")");
+      if (list_[p] >= max_extent)
+        throw partition_error("", "index_set: entry " + std::to_string(p) + " is " +
+                                      std::to_string(list_[p]) +
+                                      ", beyond the largest index ferry supports (2^62 - 1)");
       sorted[p] = {list_[p], static_cast<index>(p)};
     }
     std::sort(sorted.begin(), sorted.end());
@@ -76,12 +85,16 @@ class indirect_t : public strategy_base {
   std::span<T> buffer() const { return buf_; }
   /// The index list, mapped read-only.
   std::span<const index> index_list() const { return set_->indices(); }
+  /// "" if the launch's threads all have an entry of the list and every entry lies inside the
+  /// buffer, else the reason (also for an invalid index space). The whole list is checked, not
+  /// only the launched part: bound() is known from construction, so this costs O(1).
   std::string check_launch(const range& s) const {
+    if (std::string m = check_index_space(s); !m.empty()) return m;
     if (s.size() == 0) return {};
     if (s.begin < 0 || s.end > set_->size())
       return "the index space [" + std::to_string(s.begin) + ", " + std::to_string(s.end) +
              ") does not fit the index list of " + std::to_string(set_->size()) + " entries";
-    if (set_->bound() > static_cast<index>(buf_.size()))
+    if (set_->bound() > detail::length(buf_))
       return "the index list reaches element " + std::to_string(set_->bound() - 1) +
              " but the buffer has " + std::to_string(buf_.size()) + " elements";
     return {};
@@ -109,14 +122,33 @@ class indirect_t : public strategy_base {
 };
 
 /// Partitions c by the verified index list `set`: thread ii owns c[set[ii]] and receives an
-/// indexed_ref<T>. The set must outlive the launch.
+/// indexed_ref<T>. Both c (a named container or a std::span, see elementwise) and the set must
+/// outlive the launch: the strategy keeps pointers to both.
 template <detail::mutable_contiguous C>
 auto indirect(C&& c, const index_set& set) {
+  detail::check_not_temporary<C>();
   auto s = detail::as_span(c);
   return indirect_t<typename decltype(s)::element_type>(s, set);
 }
-/// Rvalue index sets would dangle: rejected.
-template <detail::mutable_contiguous C>
-auto indirect(C&& c, index_set&& set) = delete;
+
+namespace detail {
+template <class>
+inline constexpr bool always_false_v = false;
+}  // namespace detail
+
+/// Rejects a temporary index set at compile time, with a message naming the fix: the strategy
+/// keeps a pointer to the set, which a temporary would leave dangling. (A deleted overload
+/// would do the same with a compiler message that names no fix.)
+template <detail::mutable_contiguous C, class Set>
+requires std::same_as<std::remove_cvref_t<Set>, index_set> &&
+    (!std::is_lvalue_reference_v<Set>)auto indirect(C&& c, Set&& set) {
+  static_assert(detail::always_false_v<C>,
+                "ferry::indirect: the index_set is a temporary; the strategy keeps a pointer "
+                "to it, which would dangle after this statement. Build the set once in a named "
+                "variable that outlives the launch (const ferry::index_set set(list); "
+                "ferry::indirect(v, set)): that also verifies it only once");
+  // The strategy it would have been, so that this assertion is the only diagnostic.
+  return indirect(std::forward<C>(c), static_cast<const index_set&>(set));
+}
 
 }  // namespace ferry

@@ -18,6 +18,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <ranges>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -64,11 +65,33 @@ template <class S>
 inline constexpr bool is_strategy_v = std::is_base_of_v<strategy_base, std::remove_cvref_t<S>>;
 
 namespace detail {
-/// a * b + c, or false if any step overflows ferry::index (launch checks must not wrap around
-/// into an in-bounds value).
+/// a * b into out, or false if it overflows ferry::index. Every product of user sizes in a
+/// launch check goes through these, so a check can never wrap around into an in-bounds value.
+inline bool mul(index a, index b, index& out) {
+  return !__builtin_mul_overflow(a, b, &out);
+}
+/// a + b into out, or false if it overflows ferry::index.
+inline bool add(index a, index b, index& out) {
+  return !__builtin_add_overflow(a, b, &out);
+}
+/// a * b + c into out, or false if any step overflows ferry::index.
 inline bool affine(index a, index b, index c, index& out) {
   index m = 0;
-  return !__builtin_mul_overflow(a, b, &m) && !__builtin_add_overflow(m, c, &out);
+  return mul(a, b, m) && add(m, c, out);
+}
+/// The buffer length as a ferry::index. A span longer than PTRDIFF_MAX elements cannot describe
+/// real memory; it saturates, so comparisons against it stay defined (launch rejects such spans
+/// separately, by their byte count).
+template <class T>
+index length(std::span<T> buf) {
+  return buf.size() > static_cast<std::size_t>(PTRDIFF_MAX) ? index{PTRDIFF_MAX}
+                                                            : static_cast<index>(buf.size());
+}
+/// What extent() answers when its arithmetic would overflow (a launch the strategy's
+/// check_launch rejects): the whole buffer, the one range that is always a safe superset.
+template <class T>
+std::pair<index, index> whole(std::span<T> buf) {
+  return {0, length(buf)};
 }
 inline const char* overflow_message() {
   return "the index arithmetic of this partition overflows a 64-bit index for this index space";
@@ -105,69 +128,59 @@ class elementwise_t : public strategy_base {
   index offset() const { return offset_; }
   index stride() const { return stride_; }
 
+  /// "" if a launch over s keeps every thread's element inside the buffer, else the reason:
+  /// an invalid index space (check_index_space), a stride < 1, index arithmetic that overflows
+  /// ferry::index, or elements outside [0, buffer size).
   std::string check_launch(const range& s) const {
+    if (std::string m = check_index_space(s); !m.empty()) return m;
     if (stride_ < 1)
       return "elementwise stride is " + std::to_string(stride_) +
              "; it must be >= 1 or two threads would own the same element";
     if (s.size() == 0) return {};
     index lo = 0, hi = 0;
-    if (!detail::affine(s.begin, stride_, offset_, lo) ||
-        !detail::affine(s.end - 1, stride_, offset_, hi))
-      return detail::overflow_message();
-    if (lo < 0 || hi >= static_cast<index>(buf_.size()))
-      return detail::fit_message(lo, hi, static_cast<index>(buf_.size()));
-    return {};
+    if (!bounds(s, lo, hi)) return detail::overflow_message();
+    return fits(lo, hi);
   }
+  /// See check_launch(const range&); 2D spaces also need begin bounds >= 0 and stride 1.
   std::string check_launch(const range2d& s) const {
+    if (std::string m = check_index_space(s); !m.empty()) return m;
     if (stride_ != 1) return "a strided elementwise partition needs a 1D index space";
     if (s.size() == 0) return {};
     if (s.begin_i < 0 || s.begin_j < 0)
       return "elementwise over a 2D space needs begin bounds >= 0";
     index lo = 0, hi = 0;
-    if (!detail::affine(s.end_i, s.begin_j, offset_ + s.begin_i, lo) ||
-        !detail::affine(s.end_i, s.end_j - 1, offset_ + (s.end_i - 1), hi) ||
-        s.size() / s.extent_i() != s.extent_j())
-      return detail::overflow_message();
-    if (lo < 0 || hi >= static_cast<index>(buf_.size()))
-      return detail::fit_message(lo, hi, static_cast<index>(buf_.size()));
-    return {};
+    if (!bounds(s, lo, hi)) return detail::overflow_message();
+    return fits(lo, hi);
   }
+  /// See check_launch(const range&); 3D spaces also need begin bounds >= 0 and stride 1.
   std::string check_launch(const range3d& s) const {
+    if (std::string m = check_index_space(s); !m.empty()) return m;
     if (stride_ != 1) return "a strided elementwise partition needs a 1D index space";
     if (s.size() == 0) return {};
     if (s.begin_i < 0 || s.begin_j < 0 || s.begin_k < 0)
       return "elementwise over a 3D space needs begin bounds >= 0";
-    index lo = 0, hi = 0, ljk = 0, hjk = 0;
-    if (!detail::affine(s.end_j, s.begin_k, s.begin_j, ljk) ||
-        !detail::affine(s.end_i, ljk, offset_ + s.begin_i, lo) ||
-        !detail::affine(s.end_j, s.end_k - 1, s.end_j - 1, hjk) ||
-        !detail::affine(s.end_i, hjk, offset_ + (s.end_i - 1), hi))
-      return detail::overflow_message();
-    if (lo < 0 || hi >= static_cast<index>(buf_.size()))
-      return detail::fit_message(lo, hi, static_cast<index>(buf_.size()));
-    return {};
+    index lo = 0, hi = 0;
+    if (!bounds(s, lo, hi)) return detail::overflow_message();
+    return fits(lo, hi);
   }
 
-  /// Elements [first, last) a launch over s may touch.
-  std::pair<index, index> extent(const range& s) const {
+  /// Elements [first, last) a launch over s may touch; {0, 0} for an empty space, and the
+  /// whole buffer where the arithmetic overflows (a launch check_launch rejects).
+  template <class Space>
+  std::pair<index, index> extent(const Space& s) const {
     if (s.size() == 0) return {0, 0};
-    return {offset_ + s.begin * stride_, offset_ + (s.end - 1) * stride_ + 1};
+    index lo = 0, hi = 0;
+    if (s.size() < 0 || !bounds(s, lo, hi) || hi == PTRDIFF_MAX) return detail::whole(buf_);
+    return {lo, hi + 1};
   }
-  std::pair<index, index> extent(const range2d& s) const {
-    if (s.size() == 0) return {0, 0};
-    return {offset_ + s.begin_i + s.end_i * s.begin_j,
-            offset_ + (s.end_i - 1) + s.end_i * (s.end_j - 1) + 1};
+  /// Whether the threads of s own every element of extent(s) (false for an invalid space).
+  bool dense(const range& s) const { return s.size() >= 0 && (stride_ == 1 || s.size() <= 1); }
+  bool dense(const range2d& s) const {
+    return s.size() >= 0 && (s.begin_i == 0 || s.extent_j() <= 1);
   }
-  std::pair<index, index> extent(const range3d& s) const {
-    if (s.size() == 0) return {0, 0};
-    return {offset_ + s.begin_i + s.end_i * (s.begin_j + s.end_j * s.begin_k),
-            offset_ + (s.end_i - 1) + s.end_i * ((s.end_j - 1) + s.end_j * (s.end_k - 1)) + 1};
-  }
-  /// Whether the threads of s own every element of extent(s).
-  bool dense(const range& s) const { return stride_ == 1 || s.size() <= 1; }
-  bool dense(const range2d& s) const { return s.begin_i == 0 || s.extent_j() <= 1; }
   bool dense(const range3d& s) const {
-    return s.size() <= 1 || (s.begin_i == 0 && (s.begin_j == 0 || s.extent_k() == 1));
+    return s.size() >= 0 &&
+           (s.size() <= 1 || (s.begin_i == 0 && (s.begin_j == 0 || s.extent_k() == 1)));
   }
 
   /// The per-thread accessor: trivially copyable, passed to device kernels by value.
@@ -207,6 +220,33 @@ class elementwise_t : public strategy_base {
   }
 
  private:
+  /// The first and last element a non-empty launch over s touches, or false on overflow.
+  /// 1D: offset + i * stride is monotonic in i (stride >= 1 is checked before).
+  bool bounds(const range& s, index& lo, index& hi) const {
+    return detail::affine(s.begin, stride_, offset_, lo) &&
+           detail::affine(s.end - 1, stride_, offset_, hi);
+  }
+  /// 2D: offset + i + ni * j with ni = end_i; smallest at (begin_i, begin_j), largest at
+  /// (end_i - 1, end_j - 1) because 0 <= i < ni.
+  bool bounds(const range2d& s, index& lo, index& hi) const {
+    index lo_i = 0, hi_i = 0;
+    return detail::add(offset_, s.begin_i, lo_i) && detail::add(offset_, s.end_i - 1, hi_i) &&
+           detail::affine(s.end_i, s.begin_j, lo_i, lo) &&
+           detail::affine(s.end_i, s.end_j - 1, hi_i, hi);
+  }
+  /// 3D: offset + i + ni * (j + nj * k) with ni = end_i, nj = end_j.
+  bool bounds(const range3d& s, index& lo, index& hi) const {
+    index lo_i = 0, hi_i = 0, lo_jk = 0, hi_jk = 0;
+    return detail::add(offset_, s.begin_i, lo_i) && detail::add(offset_, s.end_i - 1, hi_i) &&
+           detail::affine(s.end_j, s.begin_k, s.begin_j, lo_jk) &&
+           detail::affine(s.end_j, s.end_k - 1, s.end_j - 1, hi_jk) &&
+           detail::affine(s.end_i, lo_jk, lo_i, lo) && detail::affine(s.end_i, hi_jk, hi_i, hi);
+  }
+  std::string fits(index lo, index hi) const {
+    if (lo < 0 || hi >= detail::length(buf_))
+      return detail::fit_message(lo, hi, detail::length(buf_));
+    return {};
+  }
   std::span<T> buf_;
   index offset_;
   index stride_;
@@ -224,20 +264,27 @@ class chunks_t : public strategy_base {
   explicit chunks_t(std::span<T> buf, index k = K) : buf_(buf), k_(K > 0 ? K : k) {}
   std::span<T> buffer() const { return buf_; }
   index chunk() const { return k_; }
+  /// "" if every chunk of a launch over s lies inside the buffer, else the reason (invalid
+  /// index space, chunk length < 1, overflowing index arithmetic, or out of the buffer).
   std::string check_launch(const range& s) const {
+    if (std::string m = check_index_space(s); !m.empty()) return m;
     if (k_ < 1) return "chunk length is " + std::to_string(k_) + "; it must be >= 1";
     if (s.size() == 0) return {};
     index lo = 0, hi = 0;
-    if (!detail::affine(s.begin, k_, 0, lo) || !detail::affine(s.end, k_, -1, hi))
+    if (!detail::mul(s.begin, k_, lo) || !detail::affine(s.end, k_, -1, hi))
       return detail::overflow_message();
-    if (lo < 0 || hi >= static_cast<index>(buf_.size()))
-      return detail::fit_message(lo, hi, static_cast<index>(buf_.size()));
+    if (lo < 0 || hi >= detail::length(buf_))
+      return detail::fit_message(lo, hi, detail::length(buf_));
     return {};
   }
-  /// Elements [first, last) a launch over s may touch; the chunks leave no gaps.
+  /// Elements [first, last) a launch over s may touch; the chunks leave no gaps. The whole
+  /// buffer where the arithmetic overflows (a launch check_launch rejects).
   std::pair<index, index> extent(const range& s) const {
     if (s.size() == 0) return {0, 0};
-    return {s.begin * k_, s.end * k_};
+    index lo = 0, hi = 0;
+    if (s.size() < 0 || !detail::mul(s.begin, k_, lo) || !detail::mul(s.end, k_, hi))
+      return detail::whole(buf_);
+    return {lo, hi};
   }
   bool dense(const range&) const { return true; }
   struct accessor {
@@ -272,25 +319,33 @@ class rows_t : public strategy_base {
   static constexpr bool copies_in = true;
   rows_t(std::span<T> buf, index row_length, index ld) : buf_(buf), len_(row_length), ld_(ld) {}
   std::span<T> buffer() const { return buf_; }
+  /// "" if the rows of a launch over s are disjoint and inside the buffer, else the reason
+  /// (invalid index space, negative length, ld < length, overflow, out of the buffer).
   std::string check_launch(const range& s) const {
+    if (std::string m = check_index_space(s); !m.empty()) return m;
     if (len_ < 0) return "row length is negative";
     if (ld_ < len_)
       return "row stride " + std::to_string(ld_) + " is smaller than the row length " +
              std::to_string(len_) + ": rows i and i+1 would overlap";
     if (s.size() == 0 || len_ == 0) return {};
     index lo = 0, hi = 0;
-    if (!detail::affine(s.begin, ld_, 0, lo) || !detail::affine(s.end - 1, ld_, len_ - 1, hi))
+    if (!detail::mul(s.begin, ld_, lo) || !detail::affine(s.end - 1, ld_, len_ - 1, hi))
       return detail::overflow_message();
-    if (lo < 0 || hi >= static_cast<index>(buf_.size()))
-      return detail::fit_message(lo, hi, static_cast<index>(buf_.size()));
+    if (lo < 0 || hi >= detail::length(buf_))
+      return detail::fit_message(lo, hi, detail::length(buf_));
     return {};
   }
   /// Elements [first, last) a launch over s may touch; rows leave gaps when ld > row length.
+  /// The whole buffer where the arithmetic overflows (a launch check_launch rejects).
   std::pair<index, index> extent(const range& s) const {
     if (s.size() == 0 || len_ == 0) return {0, 0};
-    return {s.begin * ld_, (s.end - 1) * ld_ + len_};
+    index lo = 0, hi = 0;
+    if (s.size() < 0 || !detail::mul(s.begin, ld_, lo) || !detail::affine(s.end - 1, ld_, len_, hi))
+      return detail::whole(buf_);
+    return {lo, hi};
   }
-  bool dense(const range& s) const { return ld_ == len_ || s.size() <= 1; }
+  /// Whether the rows cover extent(s) without gaps (false for an invalid space).
+  bool dense(const range& s) const { return s.size() >= 0 && (ld_ == len_ || s.size() <= 1); }
   struct accessor {
     T* p;
     index len, ld;
@@ -322,31 +377,40 @@ class tiles2d_t : public strategy_base {
   tiles2d_t(std::span<T> buf, index ld, index ti, index tj)
       : buf_(buf), ld_(ld), ti_(ti), tj_(tj) {}
   std::span<T> buffer() const { return buf_; }
+  /// "" if the tiles of a launch over s are disjoint and inside the buffer, else the reason:
+  /// invalid index space, tile extents < 1, negative begin bounds, overflowing arithmetic,
+  /// tiles running past a row (end_i * ti > ld: they would wrap into the next row's tiles), or
+  /// past the buffer. Every product is overflow-checked before it is compared.
   std::string check_launch(const range2d& s) const {
+    if (std::string m = check_index_space(s); !m.empty()) return m;
     if (ti_ < 1 || tj_ < 1) return "tile extents must be >= 1";
     if (s.size() == 0) return {};
     if (s.begin_i < 0 || s.begin_j < 0) return "tiles2d needs begin bounds >= 0";
-    using wide = __int128;  // the checks below must not wrap around
-    if (wide(s.end_j) * tj_ * ld_ + wide(s.end_i) * ti_ > wide(INT64_MAX))
-      return detail::overflow_message();
-    if (s.end_i * ti_ > ld_)
+    index row_end = 0;  // one past the last column any tile reaches
+    if (!detail::mul(s.end_i, ti_, row_end)) return detail::overflow_message();
+    if (row_end > ld_)
       return "tiles of row " + std::to_string(s.end_i - 1) + " reach column " +
-             std::to_string(s.end_i * ti_ - 1) + " but the leading dimension is " +
-             std::to_string(ld_) + ": they would wrap into the next row's tiles";
-    const index hi = (s.end_j * tj_ - 1) * ld_ + s.end_i * ti_ - 1;
-    const index lo = s.begin_j * tj_ * ld_ + s.begin_i * ti_;
-    if (hi >= static_cast<index>(buf_.size()))
-      return detail::fit_message(lo, hi, static_cast<index>(buf_.size()));
+             std::to_string(row_end - 1) + " but the leading dimension is " + std::to_string(ld_) +
+             ": they would wrap into the next row's tiles";
+    index lo = 0, hi = 0;
+    if (!bounds(s, lo, hi)) return detail::overflow_message();
+    if (hi >= detail::length(buf_)) return detail::fit_message(lo, hi, detail::length(buf_));
     return {};
   }
-  /// Elements [first, last) a launch over s may touch.
+  /// Elements [first, last) a launch over s may touch; the whole buffer where the arithmetic
+  /// overflows (a launch check_launch rejects).
   std::pair<index, index> extent(const range2d& s) const {
     if (s.size() == 0) return {0, 0};
-    return {s.begin_j * tj_ * ld_ + s.begin_i * ti_, (s.end_j * tj_ - 1) * ld_ + s.end_i * ti_};
+    index lo = 0, hi = 0;
+    if (s.size() < 0 || !bounds(s, lo, hi) || hi == PTRDIFF_MAX) return detail::whole(buf_);
+    return {lo, hi + 1};
   }
-  /// Whether the tiles cover extent(s) without gaps (whole rows, or a single row).
+  /// Whether the tiles cover extent(s) without gaps (whole rows, or a single row); false for an
+  /// invalid space or overflowing extents.
   bool dense(const range2d& s) const {
-    return (s.begin_i == 0 && s.end_i * ti_ == ld_) || (s.extent_j() == 1 && tj_ == 1);
+    index row_end = 0;
+    if (s.size() < 0 || !detail::mul(s.end_i, ti_, row_end)) return false;
+    return (s.begin_i == 0 && row_end == ld_) || (s.extent_j() == 1 && tj_ == 1);
   }
   struct accessor {
     T* p;
@@ -363,6 +427,15 @@ class tiles2d_t : public strategy_base {
   }
 
  private:
+  /// First and last element of a non-empty launch: tile (i, j) covers x in [i*ti, i*ti + ti),
+  /// y in [j*tj, j*tj + tj) at x + y*ld, so the extremes are the first element of the first
+  /// tile and the last element of the last one. False if any step overflows.
+  bool bounds(const range2d& s, index& lo, index& hi) const {
+    index x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    return detail::mul(s.begin_i, ti_, x0) && detail::mul(s.begin_j, tj_, y0) &&
+           detail::affine(y0, ld_, x0, lo) && detail::affine(s.end_i, ti_, -1, x1) &&
+           detail::affine(s.end_j, tj_, -1, y1) && detail::affine(y1, ld_, x1, hi);
+  }
   std::span<T> buf_;
   index ld_, ti_, tj_;
 };
@@ -380,36 +453,46 @@ class tiles3d_t : public strategy_base {
   tiles3d_t(std::span<T> buf, index ld_j, index ld_k, index ti, index tj, index tk)
       : buf_(buf), ldj_(ld_j), ldk_(ld_k), ti_(ti), tj_(tj), tk_(tk) {}
   std::span<T> buffer() const { return buf_; }
+  /// "" if the boxes of a launch over s are disjoint and inside the buffer, else the reason:
+  /// invalid index space, tile extents < 1, negative begin bounds, overflowing arithmetic, boxes
+  /// wrapping into the next row (end_i * ti > ld_j) or plane (end_j * tj * ld_j > ld_k), or
+  /// running past the buffer. Every product is overflow-checked before it is compared.
   std::string check_launch(const range3d& s) const {
+    if (std::string m = check_index_space(s); !m.empty()) return m;
     if (ti_ < 1 || tj_ < 1 || tk_ < 1) return "tile extents must be >= 1";
     if (s.size() == 0) return {};
     if (s.begin_i < 0 || s.begin_j < 0 || s.begin_k < 0) return "tiles3d needs begin bounds >= 0";
-    using wide = __int128;  // the checks below must not wrap around
-    if (wide(s.end_k) * tk_ * ldk_ + wide(s.end_j) * tj_ * ldj_ + wide(s.end_i) * ti_ >
-            wide(INT64_MAX) ||
-        wide(s.end_j) * tj_ * ldj_ > wide(INT64_MAX))
+    index row_end = 0, plane_end = 0, y_end = 0;
+    if (!detail::mul(s.end_i, ti_, row_end) || !detail::mul(s.end_j, tj_, y_end) ||
+        !detail::mul(y_end, ldj_, plane_end))
       return detail::overflow_message();
-    if (s.end_i * ti_ > ldj_)
-      return "boxes reach x = " + std::to_string(s.end_i * ti_ - 1) + " but ld_j is " +
+    if (row_end > ldj_)
+      return "boxes reach x = " + std::to_string(row_end - 1) + " but ld_j is " +
              std::to_string(ldj_) + ": they would wrap into the next row";
-    if (s.end_j * tj_ * ldj_ > ldk_)
-      return "boxes reach y = " + std::to_string(s.end_j * tj_ - 1) + " but ld_k is " +
+    if (plane_end > ldk_)
+      return "boxes reach y = " + std::to_string(y_end - 1) + " but ld_k is " +
              std::to_string(ldk_) + ": they would wrap into the next plane";
-    const index hi = (s.end_k * tk_ - 1) * ldk_ + (s.end_j * tj_ - 1) * ldj_ + s.end_i * ti_ - 1;
-    if (hi >= static_cast<index>(buf_.size()))
-      return detail::fit_message(0, hi, static_cast<index>(buf_.size()));
+    index lo = 0, hi = 0;
+    if (!bounds(s, lo, hi)) return detail::overflow_message();
+    if (hi >= detail::length(buf_)) return detail::fit_message(lo, hi, detail::length(buf_));
     return {};
   }
-  /// Elements [first, last) a launch over s may touch.
+  /// Elements [first, last) a launch over s may touch; the whole buffer where the arithmetic
+  /// overflows (a launch check_launch rejects).
   std::pair<index, index> extent(const range3d& s) const {
     if (s.size() == 0) return {0, 0};
-    return {s.begin_k * tk_ * ldk_ + s.begin_j * tj_ * ldj_ + s.begin_i * ti_,
-            (s.end_k * tk_ - 1) * ldk_ + (s.end_j * tj_ - 1) * ldj_ + s.end_i * ti_};
+    index lo = 0, hi = 0;
+    if (s.size() < 0 || !bounds(s, lo, hi) || hi == PTRDIFF_MAX) return detail::whole(buf_);
+    return {lo, hi + 1};
   }
-  /// Whether the boxes cover extent(s) without gaps (whole planes).
+  /// Whether the boxes cover extent(s) without gaps (whole planes); false for an invalid space
+  /// or overflowing extents.
   bool dense(const range3d& s) const {
-    return s.begin_i == 0 && s.end_i * ti_ == ldj_ && s.begin_j == 0 &&
-           s.end_j * tj_ * ldj_ == ldk_;
+    index row_end = 0, y_end = 0, plane_end = 0;
+    if (s.size() < 0 || !detail::mul(s.end_i, ti_, row_end) || !detail::mul(s.end_j, tj_, y_end) ||
+        !detail::mul(y_end, ldj_, plane_end))
+      return false;
+    return s.begin_i == 0 && row_end == ldj_ && s.begin_j == 0 && plane_end == ldk_;
   }
   struct accessor {
     T* p;
@@ -428,6 +511,16 @@ class tiles3d_t : public strategy_base {
   }
 
  private:
+  /// First and last element of a non-empty launch (first element of the first box, last
+  /// element of the last box); false if any step overflows.
+  bool bounds(const range3d& s, index& lo, index& hi) const {
+    index x0 = 0, y0 = 0, z0 = 0, x1 = 0, y1 = 0, z1 = 0, lo_xy = 0, hi_xy = 0;
+    return detail::mul(s.begin_i, ti_, x0) && detail::mul(s.begin_j, tj_, y0) &&
+           detail::mul(s.begin_k, tk_, z0) && detail::affine(y0, ldj_, x0, lo_xy) &&
+           detail::affine(z0, ldk_, lo_xy, lo) && detail::affine(s.end_i, ti_, -1, x1) &&
+           detail::affine(s.end_j, tj_, -1, y1) && detail::affine(s.end_k, tk_, -1, z1) &&
+           detail::affine(y1, ldj_, x1, hi_xy) && detail::affine(z1, ldk_, hi_xy, hi);
+  }
   std::span<T> buf_;
   index ldj_, ldk_, ti_, tj_, tk_;
 };
@@ -465,19 +558,47 @@ concept mutable_contiguous = requires(C& c) {
   std::size(c);
 }
 &&!std::is_const_v<std::remove_reference_t<decltype(*std::data(std::declval<C&>()))>>;
+
+/// True when a factory argument of forwarded type C leaves storage that outlives the call: an
+/// lvalue (a named container), or an rvalue that only borrows its elements (std::span,
+/// std::ranges::borrowed_range). An rvalue that owns its elements (a temporary std::vector,
+/// ferry::array, ...) is destroyed at the end of the full expression, so a strategy, atomic
+/// target or read wrapper built from it would point into freed memory.
+template <class C>
+inline constexpr bool outlives_call_v =
+    std::is_lvalue_reference_v<C> || std::ranges::borrowed_range<std::remove_cvref_t<C>>;
+
+/// Rejects, with ferry's own message, a temporary owning container given to a factory that
+/// keeps a pointer to its elements (every partitioning strategy, atomic_add, read).
+template <class C>
+consteval void check_not_temporary() {
+  static_assert(outlives_call_v<C>,
+                "ferry: this argument is a temporary container that owns its elements; the "
+                "strategy (or atomic_add / read wrapper) keeps a pointer to them, and they are "
+                "freed at the end of the statement, so a later launch would use freed memory. "
+                "Keep the container in a named variable that outlives the launch "
+                "(auto v = make(); ferry::elementwise(v)), or pass a std::span over storage that "
+                "does");
+}
 }  // namespace detail
 
 /// Partitions c (a mutable contiguous container: std::vector, std::array, ferry::array,
 /// std::span<T>) so that thread i owns c[i] (1D), or the element at (i, j[, k]) of the dense
 /// layout of a 2D/3D space; see elementwise_t.
+///
+/// Like every strategy factory, it keeps a pointer to c's elements: c must be a named
+/// container (an lvalue) or a borrowed view such as std::span; a temporary owning container is
+/// rejected at compile time (detail::check_not_temporary), since the strategy would outlive it.
 template <detail::mutable_contiguous C>
 auto elementwise(C&& c) {
+  detail::check_not_temporary<C>();
   auto s = detail::as_span(c);
   return elementwise_t<typename decltype(s)::element_type, 1>(s);
 }
 /// Thread i owns c[offset + i*stride] (1D spaces only); stride must be >= 1.
 template <detail::mutable_contiguous C>
 auto elementwise(C&& c, index offset, index stride = 1) {
+  detail::check_not_temporary<C>();
   auto s = detail::as_span(c);
   return elementwise_t<typename decltype(s)::element_type, 0>(s, offset, stride);
 }
@@ -485,6 +606,7 @@ auto elementwise(C&& c, index offset, index stride = 1) {
 template <index S, detail::mutable_contiguous C>
 auto strided(C&& c, index offset = 0) {
   static_assert(S >= 1, "ferry::strided<S>: the stride S must be >= 1");
+  detail::check_not_temporary<C>();
   auto s = detail::as_span(c);
   return elementwise_t<typename decltype(s)::element_type, S>(s, offset);
 }
@@ -492,18 +614,21 @@ auto strided(C&& c, index offset = 0) {
 template <index K, detail::mutable_contiguous C>
 auto chunks(C&& c) {
   static_assert(K >= 1, "ferry::chunks<K>: the chunk length K must be >= 1");
+  detail::check_not_temporary<C>();
   auto s = detail::as_span(c);
   return chunks_t<typename decltype(s)::element_type, K>(s);
 }
 /// Thread i owns c[i*k, i*k + k) as a view<T>, with a run-time chunk length k >= 1.
 template <detail::mutable_contiguous C>
 auto chunks(C&& c, index k) {
+  detail::check_not_temporary<C>();
   auto s = detail::as_span(c);
   return chunks_t<typename decltype(s)::element_type, 0>(s, k);
 }
 /// Thread i owns row i (row_length elements starting at i*ld) as a view<T>.
 template <detail::mutable_contiguous C>
 auto rows(C&& c, index row_length, index ld) {
+  detail::check_not_temporary<C>();
   auto s = detail::as_span(c);
   return rows_t<typename decltype(s)::element_type>(s, row_length, ld);
 }
@@ -511,6 +636,7 @@ auto rows(C&& c, index row_length, index ld) {
 /// dimension ld, as a view2d<T>.
 template <detail::mutable_contiguous C>
 auto tiles2d(C&& c, index ld, index ti, index tj) {
+  detail::check_not_temporary<C>();
   auto s = detail::as_span(c);
   return tiles2d_t<typename decltype(s)::element_type>(s, ld, ti, tj);
 }
@@ -518,6 +644,7 @@ auto tiles2d(C&& c, index ld, index ti, index tj) {
 /// (1, ld_j, ld_k), as a view3d<T>.
 template <detail::mutable_contiguous C>
 auto tiles3d(C&& c, index ld_j, index ld_k, index ti, index tj, index tk) {
+  detail::check_not_temporary<C>();
   auto s = detail::as_span(c);
   return tiles3d_t<typename decltype(s)::element_type>(s, ld_j, ld_k, ti, tj, tk);
 }

@@ -15,13 +15,14 @@ namespace ferry {
 
 /// Result of verify_partition.
 struct partition_report {
+  bool accepted = true;        ///< the space is valid and the strategy's check_launch accepts it
   bool disjoint = true;        ///< no element is owned by two threads
   bool in_bounds = true;       ///< every owned element lies inside the buffer
   index first_uncovered = -1;  ///< first buffer element no thread owns, or -1 if all are owned
   std::string message;         ///< human-readable description of the first problem, or ""
-  /// True when the partition is safe to launch (disjoint and in bounds). Uncovered elements
-  /// are not an error: a launch may write a sub-range of a buffer.
-  bool ok() const { return disjoint && in_bounds; }
+  /// True when the partition is safe to launch (accepted, disjoint and in bounds). Uncovered
+  /// elements are not an error: a launch may write a sub-range of a buffer.
+  bool ok() const { return accepted && disjoint && in_bounds; }
 };
 
 namespace detail {
@@ -39,13 +40,23 @@ inline std::string format_index(index3 x) {
 /// Enumerates every thread of `space` under strategy `s` and checks that the parts are disjoint
 /// and inside the buffer. Does not throw for a bad partition: inspect the report.
 ///
+/// A space that check_index_space rejects, or that the strategy's own check_launch rejects, is
+/// not enumerated (accepted = false, message = the reason): a launch would not run it, and the
+/// built-in strategies' per-thread offsets are only free of overflow for spaces they accept.
 /// Cost: O(space size x part size) time, O(buffer size) memory. Used by the checked backend on
 /// every launch and by tests of user-defined strategies.
 template <class S, class Space>
 requires partition_strategy_for<S, Space> partition_report verify_partition(const S& s,
                                                                             const Space& space) {
   partition_report rep;
-  const index n = static_cast<index>(s.buffer().size());
+  std::string why = check_index_space(space);
+  if (why.empty()) why = s.check_launch(space);
+  if (!why.empty()) {
+    rep.accepted = false;
+    rep.message = "the launch is rejected before any thread runs: " + why;
+    return rep;
+  }
+  const index n = detail::length(s.buffer());
   std::vector<typename Space::index_type> owner_idx(static_cast<std::size_t>(n));
   std::vector<bool> owned(static_cast<std::size_t>(n), false);
   detail::for_each_index(space, [&](const typename Space::index_type& idx) {

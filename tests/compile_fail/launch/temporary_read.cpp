@@ -1,0 +1,27 @@
+// ferry::read keeps a pointer to the container's elements: a temporary vector is rejected. The
+// control reads a named vector and a std::span rvalue.
+#include <ferry/ferry.hpp>
+
+#include <span>
+#include <vector>
+
+std::vector<double> make() {
+  return std::vector<double>(4, 1.0);
+}
+
+void run(std::vector<double>& out, const std::vector<double>& in) {
+#ifdef FERRY_COMPILE_FAIL_CONTROL
+  auto r = ferry::read(in);
+  auto q = ferry::read(std::span<const double>(in));
+#else
+  auto r = ferry::read(make());
+  auto q = ferry::read(std::span<const double>(in));
+#endif
+  ferry::launch(
+      ferry::range{4},
+      [] FERRY_KERNEL(ferry::index i, double& o, ferry::view<const double> a,
+                      ferry::view<const double> b) { o = a[i] + b[i]; },
+      ferry::elementwise(out), r, q);
+}
+
+int main() {}
