@@ -146,6 +146,20 @@ __global__ void __launch_bounds__(B)
 
 // --- host side ----------------------------------------------------------------------------------
 
+/// Blocks along x for n indices in blocks of b threads: the x dimension of a CUDA grid holds at
+/// most 2^31 - 1 blocks and the x loops of these kernels do not stride, so a longer extent would
+/// leave indices unrun. Throws launch_error naming the kernel (reached only by spaces of more
+/// than about 2^39 indices along x, which index no buffer a device can hold).
+inline unsigned x_grid(const char* kernel, index n, unsigned b) {
+  constexpr index cap = 0x7fffffff;
+  if ((n + b - 1) / b > cap)
+    throw launch_error(kernel, "the index space has " + std::to_string(n) +
+                                   " indices along x, more than a CUDA grid of " +
+                                   std::to_string(b) + "-thread blocks covers (" +
+                                   std::to_string(cap) + " blocks); split the launch");
+  return static_cast<unsigned>(std::max<index>((n + b - 1) / b, 1));
+}
+
 inline unsigned grid_extent(index n, unsigned b, unsigned cap) {
   const index g = (n + b - 1) / b;
   return static_cast<unsigned>(std::min<index>(std::max<index>(g, 1), cap));
@@ -193,17 +207,17 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
   } else if constexpr (Space::rank == 1) {
     const index n = space.size();
     if (block <= 0 || block == default_block) {
-      const unsigned grid = grid_extent(n, default_block, 0x7fffffffu);
+      const unsigned grid = x_grid(name, n, default_block);
       kernel_1d_fixed<default_block, K, Bound, States>
           <<<grid, default_block, 0, st>>>(space.begin, space.end, k, bound);
     } else {
-      const unsigned grid = grid_extent(n, static_cast<unsigned>(block), 0x7fffffffu);
+      const unsigned grid = x_grid(name, n, static_cast<unsigned>(block));
       kernel_1d<K, Bound, States><<<grid, block, 0, st>>>(space.begin, space.end, k, bound);
     }
   } else if constexpr (Space::rank == 2) {
     const unsigned b = block > 0 ? static_cast<unsigned>(block) : default_block;
     const dim3 blk(32, std::max(1u, b / 32));  // 32 x 8 at 256: RAJAPerf's 2D shape
-    const dim3 grid(grid_extent(space.extent_i(), blk.x, 0x7fffffffu),
+    const dim3 grid(x_grid(name, space.extent_i(), blk.x),
                     grid_extent(space.extent_j(), blk.y, 65535));
     kernel_2d<K, Bound, States><<<grid, blk, 0, st>>>(space, k, bound);
   } else {
@@ -213,7 +227,7 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
     unsigned bz = 1;
     while ((bz * 2) * (bz * 2) <= rest && rest % (bz * 2) == 0) bz *= 2;
     const dim3 blk(32, rest / bz, bz);
-    const dim3 grid(grid_extent(space.extent_i(), blk.x, 0x7fffffffu),
+    const dim3 grid(x_grid(name, space.extent_i(), blk.x),
                     grid_extent(space.extent_j(), blk.y, 65535),
                     grid_extent(space.extent_k(), blk.z, 65535));
     kernel_3d<K, Bound, States><<<grid, blk, 0, st>>>(space, k, bound);
