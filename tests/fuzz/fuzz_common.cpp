@@ -17,7 +17,9 @@ u64 case_seed(u64 seed, u64 c) {
 i64 wild_index(rng& r) {
   constexpr i64 max = std::numeric_limits<i64>::max();
   constexpr i64 min = std::numeric_limits<i64>::min();
-  switch (r.pick(10)) {
+  switch (r.pick(11)) {
+    case 10:  // exact powers whose 2- and 3-factor products are 2^64 (wrap to 0) or 2^63
+      return i64{1} << (r.pick(2) ? 32 : r.uniform(21, 22));
     case 0:
       return r.pick(2) ? max - r.uniform(0, 3) : min + r.uniform(0, 3);
     case 1:  // powers of two whose products wrap to 0 (2^32 * 2^32) or to small values

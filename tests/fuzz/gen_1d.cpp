@@ -145,8 +145,9 @@ struct strat1 {
     if (width == 0) return {};
     i128 lo = 0, hi = 0;
     for (const i64 t : {b, e - 1}) {
-      const i128 prod = i128(t) * mul;
-      const i128 first = prod + base, last = first + width - 1;
+      // The mirror strategy computes top - t * stride: its product is t * stride, not t * -stride.
+      const i128 prod = kind == mirror_k ? i128(t) * stride : i128(t) * mul;
+      const i128 first = kind == mirror_k ? base - prod : prod + base, last = first + width - 1;
       if (!fits(prod) || !fits(first) || !fits(last)) return "launch_error";
       if (t == b)
         lo = first, hi = last;
