@@ -32,7 +32,8 @@ using i128 = __int128;
 inline i128 sat_mul(i128 a, i128 b) {
   i128 m = 0;
   const i128 cap = i128(1) << 120;
-  if (__builtin_mul_overflow(a, b, &m) || m > cap || m < -cap) return ((a < 0) != (b < 0)) ? -cap : cap;
+  if (__builtin_mul_overflow(a, b, &m) || m > cap || m < -cap)
+    return ((a < 0) != (b < 0)) ? -cap : cap;
   return m;
 }
 
@@ -93,7 +94,9 @@ struct outcome {
   std::vector<approx_obs> approx;
 
   /// Records a vector of integers.
-  void add(std::string name, std::vector<i64> v) { exact.push_back({std::move(name), std::move(v)}); }
+  void add(std::string name, std::vector<i64> v) {
+    exact.push_back({std::move(name), std::move(v)});
+  }
   /// Records a vector of doubles, compared bit for bit.
   void add_bits(std::string name, const std::vector<double>& v);
 };
@@ -108,8 +111,8 @@ outcome capture(const std::function<void(outcome&)>& f);
 
 /// One generated case.
 struct fuzz_case {
-  std::string family;       ///< generator name
-  std::string description;  ///< the launch, in words: enough to rebuild it by hand
+  std::string family;                 ///< generator name
+  std::string description;            ///< the launch, in words: enough to rebuild it by hand
   std::function<void(outcome&)> run;  ///< runs the case on the current backend
   outcome expected;                   ///< the independent sequential model's prediction
   /// Backends on which the case is meaningful; empty = all. (A strategy that lies about
@@ -155,7 +158,9 @@ FERRY_HOST_DEVICE inline i64 mod(i64 x, i64 n) {
 /// input at (t + e) mod n. Unsigned arithmetic: tags near 2^62 must wrap, not overflow.
 FERRY_HOST_DEVICE inline i64 part_value(i64 t, i64 e, const i64* in, i64 n_in, coeffs c) {
   u64 v = static_cast<u64>(c.a) * static_cast<u64>(t) + static_cast<u64>(c.b) * static_cast<u64>(e);
-  if (n_in > 0) v += static_cast<u64>(in[mod(static_cast<i64>(static_cast<u64>(t) + static_cast<u64>(e)), n_in)]);
+  if (n_in > 0)
+    v += static_cast<u64>(
+        in[mod(static_cast<i64>(static_cast<u64>(t) + static_cast<u64>(e)), n_in)]);
   return static_cast<i64>(v);
 }
 

@@ -47,8 +47,8 @@ std::string num(i64 v) {
 
 std::string compare(const outcome& want, const outcome& got) {
   if (want.error != got.error)
-    return "error: expected " + (want.error.empty() ? std::string("none") : want.error) +
-           ", got " + (got.error.empty() ? std::string("none") : got.error) +
+    return "error: expected " + (want.error.empty() ? std::string("none") : want.error) + ", got " +
+           (got.error.empty() ? std::string("none") : got.error) +
            (got.message.empty() ? std::string() : " (" + got.message + ")");
   if (want.exact.size() != got.exact.size()) return "different observation count";
   for (std::size_t k = 0; k < want.exact.size(); ++k) {

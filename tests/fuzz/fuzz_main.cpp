@@ -11,13 +11,13 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
-#include <mutex>
-#include <thread>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "fuzz.hpp"
@@ -46,7 +46,8 @@ void print_outcome(const char* who, const outcome& o) {
   for (const auto& e : o.exact) {
     std::printf("            %s =", e.name.c_str());
     const std::size_t show = std::min<std::size_t>(e.values.size(), 40);
-    for (std::size_t i = 0; i < show; ++i) std::printf(" %lld", static_cast<long long>(e.values[i]));
+    for (std::size_t i = 0; i < show; ++i)
+      std::printf(" %lld", static_cast<long long>(e.values[i]));
     std::printf("%s\n", e.values.size() > show ? " ..." : "");
   }
   for (const auto& a : o.approx)
@@ -115,12 +116,14 @@ int main(int argc, char** argv) {
   bool verbose = false;
   double hang_s = 20;
   app.add_option("--seed", seed, "seed of the run (cases are deterministic for a seed)");
-  app.add_option("--cases", cases, "number of cases")->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40));
+  app.add_option("--cases", cases, "number of cases")
+      ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{1} << 40));
   app.add_option("--case", only_case, "replay only this case (0-based) and print every outcome")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--progress", progress_s, "seconds between progress lines (0: none)")
       ->check(CLI::Range(0.0, 3600.0));
-  app.add_option("--hang", hang_s, "seconds after which one backend run counts as a hang (0: never)")
+  app.add_option("--hang", hang_s,
+                 "seconds after which one backend run counts as a hang (0: never)")
       ->check(CLI::Range(0.0, 86400.0));
   app.add_flag("--verbose", verbose, "print every case's description");
   CLI11_PARSE(app, argc, argv);
@@ -228,8 +231,9 @@ int main(int argc, char** argv) {
     std::printf(" %s=%llu", k.c_str(), static_cast<unsigned long long>(v));
   std::printf("\n");
   for (const auto& [k, v] : known_skipped)
-    std::printf("known defect %s (see tests/fuzz/README.md; not run where it crashes or hangs, "
-                "else not compared with the model): %llu cases\n", k.c_str(),
-                static_cast<unsigned long long>(v));
+    std::printf(
+        "known defect %s (see tests/fuzz/README.md; not run where it crashes or hangs, "
+        "else not compared with the model): %llu cases\n",
+        k.c_str(), static_cast<unsigned long long>(v));
   return 0;
 }

@@ -102,9 +102,7 @@ struct strat1 {
     std::sort(s.begin(), s.end());
     return (s.empty() || s.front() >= 0) && std::adjacent_find(s.begin(), s.end()) == s.end();
   }
-  i64 set_bound() const {
-    return set.empty() ? 0 : *std::max_element(set.begin(), set.end()) + 1;
-  }
+  i64 set_bound() const { return set.empty() ? 0 : *std::max_element(set.begin(), set.end()) + 1; }
   /// The affine form pos = base + t * mul + e, e in [0, width), of every kind but indirect.
   void affine(i128& base, i128& mul, i128& width) const {
     switch (kind) {
@@ -313,8 +311,7 @@ strat1 draw_strat(rng& r, int kind, i64 b, i64 e) {
       std::vector<i64> all(static_cast<std::size_t>(bound));
       for (i64 q = 0; q < bound; ++q) all[static_cast<std::size_t>(q)] = q;
       for (i64 q = bound - 1; q > 0; --q)
-        std::swap(all[static_cast<std::size_t>(q)],
-                  all[static_cast<std::size_t>(r.uniform(0, q))]);
+        std::swap(all[static_cast<std::size_t>(q)], all[static_cast<std::size_t>(r.uniform(0, q))]);
       all.resize(static_cast<std::size_t>(r.uniform(0, bound)));
       if (!all.empty() && r.chance(0.08))
         all.push_back(all[static_cast<std::size_t>(r.uniform(0, i64(all.size()) - 1))]);
@@ -398,8 +395,8 @@ fuzz_case gen_1d(rng& r) {
   // Expected outcome.
   std::vector<i64> out = fill(p.s.seed, p.s.n), in = fill(p.seed_in, p.n_in);
   extras_state ex = p.ex0;
-  std::string err = (p.s.kind == indirect_k && !p.s.set_ok()) ? "partition_error"
-                                                              : p.s.model_check(p.b, p.e);
+  std::string err =
+      (p.s.kind == indirect_k && !p.s.set_ok()) ? "partition_error" : p.s.model_check(p.b, p.e);
   double abs_sum = std::abs(p.ex0.dsum);
   if (err.empty()) model_launch(p.s, out, p.b, p.e, in, p.c, p.extras, ex, &abs_sum);
   const i64 count = err.empty() && p.e > p.b ? p.e - p.b : 0;
@@ -535,8 +532,8 @@ fuzz_case gen_two(rng& r) {
   fc.expected.add("out1", o1);
   fc.expected.add("out2", o2);
   fc.description = "launch(range{" + num(b) + ", " + num(e) + "}, k_two, " + s1.text() + ", " +
-                   s2.text() + ", std::as_const(in[" + num(n_in) + "]), coeffs{" + num(c.a) +
-                   ", " + num(c.b) + "})";
+                   s2.text() + ", std::as_const(in[" + num(n_in) + "]), coeffs{" + num(c.a) + ", " +
+                   num(c.b) + "})";
   fc.run = [=](outcome& o) {
     std::vector<i64> o1 = fill(s1.seed, s1.n), o2 = fill(s2.seed, s2.n), in = fill(seed_in, n_in);
     auto observe = [&] {
@@ -593,12 +590,14 @@ fuzz_case gen_lie(rng& r) {
   if (m >= 2) {
     fc.expected.error = "partition_error";
   } else {
-    for (i64 t = 0; t < m; ++t) out[static_cast<std::size_t>(t / 2)] = part_value(t, 0, nullptr, 0, {3, 0});
+    for (i64 t = 0; t < m; ++t)
+      out[static_cast<std::size_t>(t / 2)] = part_value(t, 0, nullptr, 0, {3, 0});
   }
   fc.expected.add("out", out);
-  fc.description = "checked backend: launch(range{0, " + num(m) +
-                   "}, k_part, pairs_lie[user strategy: t owns out[t/2]](out) with out.size() = " +
-                   num(n) + ", std::as_const(empty), coeffs{3, 0})";
+  fc.description =
+      "checked backend: launch(range{0, " + num(m) +
+      "}, k_part, pairs_lie[user strategy: t owns out[t/2]](out) with out.size() = " + num(n) +
+      ", std::as_const(empty), coeffs{3, 0})";
   fc.run = [=](outcome& o) {
     std::vector<i64> out = fill(seed, n);
     const std::vector<i64> in;

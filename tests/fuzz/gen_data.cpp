@@ -22,8 +22,7 @@ std::string range_text(i64 b, i64 e) {
 bool ew_fits(i64 b, i64 e, i64 n) {
   return e <= b || (b >= 0 && e <= n);
 }
-void model_ew(std::vector<i64>& out, i64 b, i64 e, const std::vector<i64>& in, coeffs c,
-              bool add) {
+void model_ew(std::vector<i64>& out, i64 b, i64 e, const std::vector<i64>& in, coeffs c, bool add) {
   for (i64 t = b; t < e; ++t) {
     const i64 v = part_value(t, 0, in.data(), static_cast<i64>(in.size()), c);
     auto& x = out[static_cast<std::size_t>(t)];
@@ -150,8 +149,8 @@ fuzz_case gen_preload(rng& r) {
           ferry::launch(ferry::range{s.b, s.e}, k_add{}, ferry::elementwise(out), ferry::read(in),
                         s.c);
         else
-          ferry::launch(ferry::range{s.b, s.e}, k_add{}, ferry::elementwise(out),
-                        std::as_const(in), s.c);
+          ferry::launch(ferry::range{s.b, s.e}, k_add{}, ferry::elementwise(out), std::as_const(in),
+                        s.c);
         if (q == sync_after) {
           w.sync();
           at_sync = out;
@@ -216,8 +215,8 @@ fuzz_case gen_violation(rng& r) {
         ferry::launch(ferry::range{b, e}, k_part{}, ferry::elementwise(out), std::as_const(empty),
                       coeffs{5, 1});
       else
-        ferry::launch(ferry::range{0, 1}, k_part{}, ferry::elementwise(scratch),
-                      std::as_const(out), coeffs{5, 1});
+        ferry::launch(ferry::range{0, 1}, k_part{}, ferry::elementwise(scratch), std::as_const(out),
+                      coeffs{5, 1});
     } catch (...) {
       o.add("out", out);
       throw;
@@ -328,13 +327,16 @@ fuzz_case gen_alias(rng& r) {
     std::vector<i64> buf = fill(seed, n);
     const std::span<i64> all(buf);
     try {
-      with_role(ro[0], all.subspan(static_cast<std::size_t>(off[0]), static_cast<std::size_t>(len[0])),
-                [&](auto a) {
-                  with_role(ro[1],
-                            all.subspan(static_cast<std::size_t>(off[1]),
-                                        static_cast<std::size_t>(len[1])),
-                            [&](auto bb) { ferry::launch(ferry::range{b, e}, k_pair{}, a, bb); });
+      with_role(
+          ro[0], all.subspan(static_cast<std::size_t>(off[0]), static_cast<std::size_t>(len[0])),
+          [&](auto a) {
+            with_role(
+                ro[1],
+                all.subspan(static_cast<std::size_t>(off[1]), static_cast<std::size_t>(len[1])),
+                [&](auto bb) {
+                  ferry::launch(ferry::range{b, e}, k_pair{}, a, bb);
                 });
+          });
     } catch (...) {
       o.add("buffer", buf);
       throw;

@@ -22,8 +22,8 @@ struct case_nd {
   int kind = ew_dense;
   bool wo = false;
   i64 lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};  // [lo, hi) per dimension (i, j, k)
-  i64 off = 0, stride = 1;                    // ew_off
-  i64 ld = 0, ldk = 0, t[3] = {1, 1, 1};      // tiles: ld (= ld_j), ld_k, tile extents
+  i64 off = 0, stride = 1;                   // ew_off
+  i64 ld = 0, ldk = 0, t[3] = {1, 1, 1};     // tiles: ld (= ld_j), ld_k, tile extents
   i64 n = 0;
   u64 seed = 0;
   i64 n_in = 0;
@@ -95,8 +95,8 @@ struct case_nd {
           for (i64 cc = 0; cc < tk; ++cc)
             for (i64 bb = 0; bb < t[1]; ++bb)
               for (i64 aa = 0; aa < t[0]; ++aa) {
-                const i64 pos = i * t[0] + aa + (j * t[1] + bb) * ld +
-                                (rank == 3 ? (k * t[2] + cc) * ldk : 0);
+                const i64 pos =
+                    i * t[0] + aa + (j * t[1] + bb) * ld + (rank == 3 ? (k * t[2] + cc) * ldk : 0);
                 f(tag, aa + 17 * bb + 289 * cc, pos, aa == 0 && bb == 0 && cc == 0);
               }
         }
@@ -220,8 +220,8 @@ fuzz_case gen_nd(rng& r) {
     i128 m = 0;
     return __builtin_mul_overflow(i128(a) * b, i128(c), &m);
   };
-  if (p.kind == tiles && !p.empty() && p.t[0] >= 1 && p.t[1] >= 1 && p.t[2] >= 1 &&
-      p.lo[0] >= 0 && p.lo[1] >= 0 && (p.rank == 2 || p.lo[2] >= 0) &&
+  if (p.kind == tiles && !p.empty() && p.t[0] >= 1 && p.t[1] >= 1 && p.t[2] >= 1 && p.lo[0] >= 0 &&
+      p.lo[1] >= 0 && (p.rank == 2 || p.lo[2] >= 0) &&
       (wide_overflow(p.hi[1], p.t[1], p.ld) ||
        (p.rank == 3 && wide_overflow(p.hi[2], p.t[2], p.ldk)))) {
     // Known defect D4: tiles2d/tiles3d::check_launch multiply three 64-bit values (end_j * tj *
@@ -232,9 +232,8 @@ fuzz_case gen_nd(rng& r) {
                     ferry::backend::cuda};
   }
   auto wraps64 = [](i64 a, i64 b, i64 c) { return !fits(sat_mul(sat_mul(a, b), c)); };
-  if (p.kind == tiles && !p.empty() && p.t[0] >= 1 && p.t[1] >= 1 && p.t[2] >= 1 &&
-      p.lo[0] >= 0 && p.lo[1] >= 0 && (p.rank == 2 || p.lo[2] >= 0) &&
-      (p.ld < 0 || (p.rank == 3 && p.ldk < 0)) &&
+  if (p.kind == tiles && !p.empty() && p.t[0] >= 1 && p.t[1] >= 1 && p.t[2] >= 1 && p.lo[0] >= 0 &&
+      p.lo[1] >= 0 && (p.rank == 2 || p.lo[2] >= 0) && (p.ld < 0 || (p.rank == 3 && p.ldk < 0)) &&
       (wraps64(p.hi[0], p.t[0], 1) || wraps64(p.hi[1], p.t[1], p.ld) ||
        (p.rank == 3 && wraps64(p.hi[2], p.t[2], p.ldk)))) {
     // Known defect D5: with a negative leading dimension the __int128 sum check of
@@ -247,7 +246,8 @@ fuzz_case gen_nd(rng& r) {
   }
   if (!p.empty()) {
     u64 wrapped = 1;
-    for (int d = 0; d < p.rank; ++d) wrapped *= static_cast<u64>(p.hi[d]) - static_cast<u64>(p.lo[d]);
+    for (int d = 0; d < p.rank; ++d)
+      wrapped *= static_cast<u64>(p.hi[d]) - static_cast<u64>(p.lo[d]);
     if (wrapped == 0) {
       // Known defect D3: range2d/range3d::size() multiplies the extents in 64 bits (signed
       // overflow); when the product wraps to 0 a non-empty space passes check_launch as empty
