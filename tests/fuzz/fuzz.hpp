@@ -37,6 +37,29 @@ inline i128 sat_mul(i128 a, i128 b) {
   return m;
 }
 
+/// The documented index-space rule (check_index_space), modelled independently: every bound in
+/// [-2^62, 2^62], every non-empty extent and the size of a non-empty space at most 2^62; an empty
+/// dimension (hi <= lo) with bounds in range is valid and launches nothing. "" or "launch_error".
+inline std::string model_space_check(const i64* lo, const i64* hi, int rank) {
+  const i128 limit = i128(1) << 62;
+  for (int d = 0; d < rank; ++d)
+    if (i128(lo[d]) < -limit || i128(lo[d]) > limit || i128(hi[d]) < -limit || i128(hi[d]) > limit)
+      return "launch_error";
+  i128 size = 1;
+  bool empty = false;
+  for (int d = 0; d < rank; ++d) {
+    const i128 ext = i128(hi[d]) - lo[d];
+    if (ext <= 0) {
+      empty = true;
+      continue;
+    }
+    if (ext > limit) return "launch_error";
+    size = sat_mul(size, ext);
+  }
+  if (!empty && size > limit) return "launch_error";
+  return {};
+}
+
 /// Deterministic random numbers: splitmix64 (Steele, Lea and Flood, "Fast splittable
 /// pseudorandom number generators", OOPSLA 2014), whose output for a given state is fixed, so a
 /// (seed, case) pair reproduces a case on every platform.

@@ -100,7 +100,9 @@ struct strat1 {
   bool set_ok() const {
     std::vector<i64> s = set;
     std::sort(s.begin(), s.end());
-    return (s.empty() || s.front() >= 0) && std::adjacent_find(s.begin(), s.end()) == s.end();
+    // Entries must lie in [0, 2^62) (index_set's documented limit) and be distinct.
+    return (s.empty() || (s.front() >= 0 && s.back() < (i64(1) << 62))) &&
+           std::adjacent_find(s.begin(), s.end()) == s.end();
   }
   i64 set_bound() const { return set.empty() ? 0 : *std::max_element(set.begin(), set.end()) + 1; }
   /// The affine form pos = base + t * mul + e, e in [0, width), of every kind but indirect.
@@ -129,6 +131,7 @@ struct strat1 {
   /// The documented launch check, modelled independently with 128-bit arithmetic: "" if the
   /// range [b, e) fits, else the error a launch must raise.
   std::string model_check(i64 b, i64 e) const {
+    if (!model_space_check(&b, &e, 1).empty()) return "launch_error";
     if ((kind == ew_dyn || kind == mirror_k) && stride < 1) return "launch_error";
     if (kind == chunks_dyn && k < 1) return "launch_error";
     if (kind == rows_k && (len < 0 || ld < len)) return "launch_error";

@@ -41,6 +41,7 @@ struct case_nd {
   /// The documented launch checks, modelled with 128-bit arithmetic (see strategy.hpp's
   /// comments and the README table): "" if the launch fits, else the error it must raise.
   std::string model_check() const {
+    if (!model_space_check(lo, hi, rank).empty()) return "launch_error";
     if (kind == tiles) {
       for (int d = 0; d < rank; ++d)
         if (t[d] < 1) return "launch_error";
@@ -206,68 +207,6 @@ fuzz_case gen_nd(rng& r) {
   fc.expected.add("out", out);
   observe_extras(fc.expected, ex, p.extras, 0);
   fc.description = p.text();
-  if (p.kind == ew_off && p.stride == 1 && !p.empty() && p.lo[0] >= 0 && p.lo[1] >= 0 &&
-      (p.rank == 2 || p.lo[2] >= 0) &&
-      (!fits(i128(p.off) + p.lo[0]) || !fits(i128(p.off) + p.hi[0] - 1))) {
-    // Known defect D2: elementwise_t::check_launch(range2d / range3d) adds offset + begin_i and
-    // offset + (end_i - 1) without an overflow check; the wrapped sum can pass the bounds test
-    // and the launch then writes outside the buffer (a crash on every backend).
-    fc.known_defect = "D2-elementwise-nd-offset-overflow";
-    fc.defect_on = {ferry::backend::serial, ferry::backend::checked, ferry::backend::openmp,
-                    ferry::backend::cuda};
-  }
-  auto wide_overflow = [](i64 a, i64 b, i64 c) {
-    i128 m = 0;
-    return __builtin_mul_overflow(i128(a) * b, i128(c), &m);
-  };
-  if (p.kind == tiles && !p.empty() && p.t[0] >= 1 && p.t[1] >= 1 && p.t[2] >= 1 && p.lo[0] >= 0 &&
-      p.lo[1] >= 0 && (p.rank == 2 || p.lo[2] >= 0) &&
-      (wide_overflow(p.hi[1], p.t[1], p.ld) ||
-       (p.rank == 3 && wide_overflow(p.hi[2], p.t[2], p.ldk)))) {
-    // Known defect D4: tiles2d/tiles3d::check_launch multiply three 64-bit values (end_j * tj *
-    // ld) in __int128, which itself overflows; the wrapped product passes the overflow test, the
-    // later 64-bit arithmetic wraps into the buffer's bounds and the launch writes outside it.
-    fc.known_defect = "D4-tiles-int128-product-overflow";
-    fc.defect_on = {ferry::backend::serial, ferry::backend::checked, ferry::backend::openmp,
-                    ferry::backend::cuda};
-  }
-  auto wraps64 = [](i64 a, i64 b, i64 c) { return !fits(sat_mul(sat_mul(a, b), c)); };
-  if (p.kind == tiles && !p.empty() && p.t[0] >= 1 && p.t[1] >= 1 && p.t[2] >= 1 && p.lo[0] >= 0 &&
-      p.lo[1] >= 0 && (p.rank == 2 || p.lo[2] >= 0) && (p.ld < 0 || (p.rank == 3 && p.ldk < 0)) &&
-      (wraps64(p.hi[0], p.t[0], 1) || wraps64(p.hi[1], p.t[1], p.ld) ||
-       (p.rank == 3 && wraps64(p.hi[2], p.t[2], p.ldk)))) {
-    // Known defect D5: with a negative leading dimension the __int128 sum check of
-    // tiles2d/tiles3d::check_launch passes (the negative term cancels the others), and the next
-    // tests (end_i * ti > ld, end_j * tj * ld_j > ld_k) are evaluated in 64 bits, which overflow
-    // and wrap: the launch passes and writes outside the buffer.
-    fc.known_defect = "D5-tiles-negative-ld-int64-overflow";
-    fc.defect_on = {ferry::backend::serial, ferry::backend::checked, ferry::backend::openmp,
-                    ferry::backend::cuda};
-  }
-  if (!p.empty()) {
-    u64 wrapped = 1;
-    for (int d = 0; d < p.rank; ++d)
-      wrapped *= static_cast<u64>(p.hi[d]) - static_cast<u64>(p.lo[d]);
-    if (wrapped == 0) {
-      // Known defect D3: range2d/range3d::size() multiplies the extents in 64 bits (signed
-      // overflow); when the product wraps to 0 a non-empty space passes check_launch as empty
-      // and the launch silently runs nothing instead of raising launch_error. The checked
-      // backend then enumerates the huge space in verify_partition and never finishes.
-      fc.known_defect = "D3-nd-size-wraps-to-zero";
-      fc.skip_model = true;
-      fc.defect_on = {ferry::backend::checked};
-    }
-  }
-  if (err.empty() && p.empty()) {
-    // Known defect D1: verify_partition (checked backend) enumerates the outer dimensions of an
-    // empty 2D/3D space, so an empty i extent under a huge j or k extent never finishes.
-    const i128 ej = std::max<i128>(0, i128(p.hi[1]) - p.lo[1]);
-    const i128 ek = p.rank == 3 ? std::max<i128>(0, i128(p.hi[2]) - p.lo[2]) : 1;
-    if (sat_mul(ek, ej + 1) > 10'000'000) {
-      fc.known_defect = "D1-checked-empty-nd-space-hang";
-      fc.defect_on = {ferry::backend::checked};
-    }
-  }
   fc.run = [p](outcome& o) {
     std::vector<i64> out = fill(p.seed, p.n), in = fill(p.seed_in, p.n_in);
     extras_state ex = p.ex0;

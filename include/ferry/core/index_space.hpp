@@ -215,18 +215,21 @@ inline std::string check_index_space(const range3d& s) {
 }
 
 namespace detail {
-/// Calls f(idx) for every index of the space in order (i fastest). Host only.
+/// Calls f(idx) for every index of the space in order (i fastest); nothing for an empty space or
+/// one whose size is not representable (size() == -1: launches reject it first). Host only.
 template <class F>
 void for_each_index(const range& s, F&& f) {
   for (index i = s.begin; i < s.end; ++i) f(i);
 }
 template <class F>
 void for_each_index(const range2d& s, F&& f) {
+  if (s.size() <= 0) return;  // an empty i extent must not walk a huge j extent
   for (index j = s.begin_j; j < s.end_j; ++j)
     for (index i = s.begin_i; i < s.end_i; ++i) f(index2{i, j});
 }
 template <class F>
 void for_each_index(const range3d& s, F&& f) {
+  if (s.size() <= 0) return;  // an empty extent must not walk the others
   for (index k = s.begin_k; k < s.end_k; ++k)
     for (index j = s.begin_j; j < s.end_j; ++j)
       for (index i = s.begin_i; i < s.end_i; ++i) f(index3{i, j, k});
