@@ -279,7 +279,10 @@ FERRY_INSTANTIATE_BACKENDS(residency_test);
 class checked_residency : public ::testing::Test {
  protected:
   void SetUp() override { ferry::set_backend(ferry::backend::checked); }
-  void TearDown() override { EXPECT_EQ(ferry::detail::resident_count(), 0u); }
+  void TearDown() override {
+    EXPECT_EQ(ferry::detail::resident_count(), 0u);
+    ferry_test::expect_no_checked_leak();
+  }
 };
 
 TEST_F(checked_residency, host_write_to_preload_detected_at_next_launch) {
