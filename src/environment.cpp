@@ -449,6 +449,7 @@ launch_mapping::launch_mapping(device_runtime* rt, const char* kernel,
     throw launch_error(kernel, "too many memory arguments in one launch (" +
                                    std::to_string(regions.size()) + ", at most " +
                                    std::to_string(max_slots) + ")");
+  for (std::size_t i = 0; i < regions.size(); ++i) slots_[i] = slot{nullptr, false, nullptr, 0, 0};
   try {
     map(out);
   } catch (...) {

@@ -168,12 +168,14 @@ class launch_mapping {
 
  private:
   static constexpr std::size_t max_slots = 32;
+  // No member initialisers: only the launch's own slots are initialised (this runs on every
+  // launch, and most launches use a few of the 32).
   struct slot {
-    env_entry* entry = nullptr;   // pinned resident entry, or nullptr
-    bool direct = false;          // the launch uses entry's copy (not a transient one)
-    std::byte* device = nullptr;  // transient allocation
-    std::size_t device_bytes = 0;
-    std::uint64_t read_hash = 0;  // checked backend: hash of a read-only region before the kernel
+    env_entry* entry;   // pinned resident entry, or nullptr
+    bool direct;        // the launch uses entry's copy (not a transient one)
+    std::byte* device;  // transient allocation
+    std::size_t device_bytes;
+    std::uint64_t read_hash;  // checked backend: hash of a read-only region before the kernel
   };
   void map(void** out);
   void cleanup() noexcept;
