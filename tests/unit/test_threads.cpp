@@ -62,7 +62,7 @@ void twice(std::vector<double>& y, const ferry::array<double>& a) {
 // A kernel that parks inside the launch until the test lets it go, so that another thread can
 // act while the launch is in flight. Host backends only (the flag is host memory).
 std::atomic<int> g_stage{0};
-void park() {
+FERRY_HOST_DEVICE void park() {
 #if !FERRY_DEVICE_PASS
   g_stage.store(1);
   while (g_stage.load() != 2) std::this_thread::yield();
