@@ -5,6 +5,8 @@
 #include <omp.h>
 
 #include <atomic>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -26,27 +28,100 @@ namespace {
 
 /// The checked backend's device: host memory that is *not* the host data, so every mapping
 /// rule (copy in, copy back, write-only, residency) is exercised exactly as on a GPU.
+///
+/// Its allocator is a checking one: every block is aligned to allocation_alignment (256, as
+/// CUDA's) and preceded by a header holding a magic number and the block's size, so
+/// outstanding bytes and blocks are counted exactly (tests assert zero after each test: a leak
+/// on any error path shows) and a double or foreign free aborts instead of corrupting the heap.
+/// Faults can be injected into allocations and copies (checked_inject_failure) to test the error
+/// paths.
 class checked_device final : public device_runtime {
  public:
   const char* name() const override { return "checked"; }
   std::string description() const override { return "host-emulated device (separate host memory)"; }
   void* allocate(std::size_t bytes) override {
-    void* p = std::malloc(bytes ? bytes : 1);
-    if (!p)
-      throw out_of_memory("",
-                          "checked backend: cannot allocate " + std::to_string(bytes) + " bytes");
-    return p;
+    if (trip(fail_alloc_))
+      throw out_of_memory(
+          "", "checked backend: injected allocation failure (" + std::to_string(bytes) + " bytes)");
+    return take(bytes, "device memory");
   }
-  void deallocate(void* p, std::size_t) noexcept override { std::free(p); }
+  void deallocate(void* p, std::size_t) noexcept override { give(p); }
   void copy_to_device(void* dev, const void* host, std::size_t n) override {
+    if (trip(fail_copy_))
+      throw device_error("", "checked backend: injected host->device copy failure");
     std::memcpy(dev, host, n);
   }
   void copy_to_host(void* host, const void* dev, std::size_t n) override {
+    if (trip(fail_copy_))
+      throw device_error("", "checked backend: injected device->host copy failure");
     std::memcpy(host, dev, n);
   }
   void fill(void* dev, int byte, std::size_t n) override { std::memset(dev, byte, n); }
   void synchronize(const char*) override {}
+  void* allocate_host(std::size_t bytes) override { return take(bytes, "host memory"); }
+  void deallocate_host(void* p) noexcept override { give(p); }
+
+  std::size_t outstanding_bytes() const { return bytes_.load(std::memory_order_relaxed); }
+  std::size_t outstanding_blocks() const { return blocks_.load(std::memory_order_relaxed); }
+  void inject(checked_fault kind, int after) {
+    (kind == checked_fault::allocation ? fail_alloc_ : fail_copy_)
+        .store(after, std::memory_order_relaxed);
+  }
+
+ private:
+  static constexpr std::size_t header = allocation_alignment;  // keeps the block aligned
+  static constexpr std::uint64_t magic = 0xfe77'5afe'b10c'0001ull;
+  struct block_header {
+    std::uint64_t magic;
+    std::size_t bytes;
+  };
+
+  /// Counts down an armed fault; true when it fires.
+  static bool trip(std::atomic<int>& countdown) {
+    int c = countdown.load(std::memory_order_relaxed);
+    while (c > 0)
+      if (countdown.compare_exchange_weak(c, c - 1, std::memory_order_relaxed)) return c == 1;
+    return false;
+  }
+  void* take(std::size_t bytes, const char* what) {
+    const std::size_t a = allocation_alignment;
+    const std::size_t rounded = bytes > SIZE_MAX - 2 * a ? 0 : (bytes + a - 1) / a * a;
+    void* raw = rounded || bytes == 0 ? std::aligned_alloc(a, header + rounded) : nullptr;
+    if (!raw)
+      throw out_of_memory("", std::string("checked backend: cannot allocate ") +
+                                  std::to_string(bytes) + " bytes of " + what);
+    auto* h = static_cast<block_header*>(raw);
+    h->magic = magic;
+    h->bytes = bytes;
+    bytes_.fetch_add(bytes, std::memory_order_relaxed);
+    blocks_.fetch_add(1, std::memory_order_relaxed);
+    return static_cast<std::byte*>(raw) + header;
+  }
+  void give(void* p) noexcept {
+    if (!p) return;
+    auto* h = reinterpret_cast<block_header*>(static_cast<std::byte*>(p) - header);
+    if (h->magic != magic) {
+      std::fprintf(stderr,
+                   "ferry: checked backend: freeing %p, which is not a live block of its "
+                   "allocator (double or foreign free)\n",
+                   p);
+      std::abort();
+    }
+    h->magic = 0;
+    bytes_.fetch_sub(h->bytes, std::memory_order_relaxed);
+    blocks_.fetch_sub(1, std::memory_order_relaxed);
+    std::free(h);
+  }
+  std::atomic<std::size_t> bytes_{0};
+  std::atomic<std::size_t> blocks_{0};
+  std::atomic<int> fail_alloc_{0};
+  std::atomic<int> fail_copy_{0};
 };
+
+checked_device& the_checked_device() {
+  static checked_device d;
+  return d;
+}
 
 std::mutex g_mutex;
 // Read on every launch: an atomic so the common path takes no lock (-1: not chosen yet).
@@ -86,8 +161,19 @@ std::string cpu_model() {
 }  // namespace
 
 device_runtime& checked_runtime() {
-  static checked_device d;
-  return d;
+  return the_checked_device();
+}
+
+std::size_t checked_outstanding_bytes() {
+  return the_checked_device().outstanding_bytes();
+}
+
+std::size_t checked_outstanding_allocations() {
+  return the_checked_device().outstanding_blocks();
+}
+
+void checked_inject_failure(checked_fault kind, int after) {
+  the_checked_device().inject(kind, after);
 }
 
 device_runtime* active_runtime() {

@@ -1,11 +1,20 @@
-// ferry: the data environment and per-launch mapping (see include/ferry/data/environment.hpp).
+// ferry: the data environment and per-launch mapping (see include/ferry/data/environment.hpp,
+// which states the thread-safety contract this file implements).
+//
+// Locking: one table mutex guards the entry map, every entry's bookkeeping (refs, pins, owners,
+// state changes) and the in-flight launch registry. Copies of *resident* data run under it too,
+// so a state change and the copy it implies are one atomic step; transient copies of a launch
+// (interface A) run outside it, protected by the launch's registration (no other launch may
+// touch memory it writes). Kernels never run under the lock.
 #include "ferry/data/environment.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -14,6 +23,12 @@
 #include "ferry/core/error.hpp"
 
 namespace ferry::detail {
+
+/// Device copies of resident ranges keep host addresses' position modulo this (bytes), so a
+/// launch on any sub-range sees a device address aligned as well as its host address (up to
+/// 256, the alignment every device_runtime::allocate guarantees).
+constexpr std::size_t congruence = 256;
+
 namespace {
 
 double now_seconds() {
@@ -21,20 +36,27 @@ double now_seconds() {
   return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
 }
 
-/// FNV-1a over the bytes (64-bit; constants from the FNV specification). Used only by the
-/// checked backend to detect host writes to preloaded data.
+/// Checked backend only: detects writes to bytes that must not change. FNV-1a's multiply
+/// (64-bit offset basis and prime from the FNV specification) over 8-byte words, each step
+/// followed by an xor-shift. Every step is a bijection of the state for a fixed input word, so
+/// changing any single word always changes the result; not cryptographic, and ~8x faster than
+/// byte-wise FNV-1a.
 std::uint64_t hash_bytes(const void* p, std::size_t n) {
   const auto* b = static_cast<const unsigned char*>(p);
-  std::uint64_t h = 1469598103934665603ull;
-  for (std::size_t i = 0; i < n; ++i) {
-    h ^= b[i];
-    h *= 1099511628211ull;
+  std::uint64_t h = 1469598103934665603ull ^ n;
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, b + i, 8);
+    h = (h ^ w) * 1099511628211ull;
+    h ^= h >> 29;
   }
+  for (; i < n; ++i) h = (h ^ b[i]) * 1099511628211ull;
   return h;
 }
 
 bool is_checked(const device_runtime* rt) {
-  return rt == &checked_runtime();
+  return rt != nullptr && rt == &checked_runtime();
 }
 
 std::string range_text(const void* p, std::size_t bytes) {
@@ -55,36 +77,105 @@ const char* kind_text(entry_kind k) {
   return "?";
 }
 
-/// The table: host start address -> entry. Entries never overlap.
+bool overlap(const void* a, std::size_t na, const void* b, std::size_t nb) {
+  const auto* a0 = static_cast<const std::byte*>(a);
+  const auto* b0 = static_cast<const std::byte*>(b);
+  return na > 0 && nb > 0 && a0 < b0 + nb && b0 < a0 + na;
+}
+
+/// The table: host start address -> entry (entries never overlap), entries whose container
+/// changed (detached: no longer found, kept until their handles release them), and the launches
+/// in flight.
 struct table {
   std::mutex m;
+  std::condition_variable unpinned;  // an entry's pins or write_pins dropped to zero
   std::map<const std::byte*, std::unique_ptr<env_entry>> map;
-  std::atomic<std::size_t> count{0};  // map.size(), readable without the lock
-
-  /// The entry containing [p, p+n), nullptr if none; throws if [p, p+n) straddles an entry.
-  env_entry* find(const std::byte* p, std::size_t n, const char* kernel) {
-    if (map.empty()) return nullptr;
-    auto it = map.upper_bound(p);
-    if (it != map.begin()) {
-      env_entry* e = std::prev(it)->second.get();
-      if (p < e->host + e->bytes) {
-        if (p + n <= e->host + e->bytes) return e;
-        throw residency_error(kernel, "memory " + range_text(p, n) + " is only partly resident (" +
-                                          kind_text(e->kind) + " holds " +
-                                          range_text(e->host, e->bytes) + ")");
-      }
-    }
-    if (it != map.end() && it->first < p + n)
-      throw residency_error(kernel, "memory " + range_text(p, n) + " is only partly resident (" +
-                                        kind_text(it->second->kind) + " holds " +
-                                        range_text(it->second->host, it->second->bytes) + ")");
-    return nullptr;
-  }
+  std::map<env_entry*, std::unique_ptr<env_entry>> detached;
+  launch_mapping* inflight = nullptr;
+  std::uint64_t next_owner = 1;
 };
 
 table& the_table() {
   static table t;
   return t;
+}
+
+/// "" if every owner's container still holds exactly [e.host, e.host + e.bytes), else what it
+/// holds now.
+std::string owner_change(const env_entry& e) {
+  for (const env_entry::owner& o : e.owners) {
+    if (!o.info.container) continue;
+    const auto [p, n] = o.info.storage(o.info.container);
+    if (p != e.host || n != e.bytes) return range_text(p, n);
+  }
+  return {};
+}
+
+residency_error broken_error(const char* who, const env_entry& e, const std::string& now) {
+  return residency_error(
+      who,
+      std::string("the container was resized, moved or destroyed while resident through ") +
+          kind_text(e.kind) + " (it held " + range_text(e.host, e.bytes) +
+          (now.empty() ? std::string() : ", it holds " + now + " now") +
+          "); ferry discarded the device copy without touching the old storage" +
+          (e.kind == entry_kind::preload_read ? ""
+                                              : ", so device results not yet synced are lost") +
+          ". Keep a resident container's size and storage fixed until its handle is "
+          "released, or tie residency to a scope with ferry::with_preload / "
+          "ferry::with_preload_mut");
+}
+
+void free_device(env_entry& e) noexcept {
+  if (e.rt && e.device_base) e.rt->deallocate(e.device_base, e.device_bytes);
+  e.device_base = e.device = nullptr;
+}
+
+/// Lock held. Marks e broken and removes it from the map, so no launch finds it again; its
+/// device copy is freed now, or by the last launch that still uses it.
+void detach(table& t, env_entry& e) {
+  if (e.broken) return;
+  e.broken = true;
+  auto it = t.map.find(e.host);
+  if (it != t.map.end() && it->second.get() == &e) {
+    t.detached.emplace(&e, std::move(it->second));
+    t.map.erase(it);
+  }
+  if (e.pins == 0) free_device(e);
+}
+
+/// Lock held. The entry containing [p, p+n), nullptr if none; throws residency_error if
+/// [p, p+n) straddles an entry. Entries found whose container changed are detached first; with
+/// raise_broken a launch reports them (its memory is one a broken handle claimed), otherwise
+/// they are skipped (their handle reports at sync/release).
+env_entry* find(table& t, const std::byte* p, std::size_t n, const char* who, bool raise_broken) {
+  for (;;) {
+    if (t.map.empty()) return nullptr;
+    env_entry* cand[2] = {};
+    auto it = t.map.upper_bound(p);
+    if (it != t.map.begin()) {
+      env_entry* e = std::prev(it)->second.get();
+      if (p < e->host + e->bytes) cand[0] = e;
+    }
+    if (it != t.map.end() && it->first < p + n) cand[1] = it->second.get();
+    bool retry = false;
+    for (env_entry* e : cand) {
+      if (!e) continue;
+      const std::string now = owner_change(*e);
+      if (now.empty()) continue;
+      detach(t, *e);
+      if (raise_broken) throw broken_error(who, *e, now);
+      retry = true;
+    }
+    if (retry) continue;
+    for (env_entry* e : cand) {
+      if (!e) continue;
+      if (e == cand[0] && p + n <= e->host + e->bytes) return e;
+      throw residency_error(who, "memory " + range_text(p, n) + " is only partly resident (" +
+                                     kind_text(e->kind) + " holds " +
+                                     range_text(e->host, e->bytes) + ")");
+    }
+    return nullptr;
+  }
 }
 
 void timed_copy(device_runtime& rt, bool to_device, void* dst, const void* src, std::size_t n,
@@ -98,15 +189,100 @@ void timed_copy(device_runtime& rt, bool to_device, void* dst, const void* src, 
   record_transfer(to_device, n, now_seconds() - t0, kernel);
 }
 
-/// Checked backend: a host write to data the host promised not to touch.
-void verify_host_unchanged(env_entry& e, const char* who) {
-  if (!is_checked(e.rt) || !e.hashed || e.kind == entry_kind::array) return;
-  if (hash_bytes(e.host, e.bytes) != e.host_hash)
-    throw residency_error(who, "the host wrote to memory " + range_text(e.host, e.bytes) +
-                                   " while it was resident through " + kind_text(e.kind) +
-                                   "; the host must not write preloaded data until it is released");
+/// Lock held. Checked backend: a host write to data the host promised not to touch. For an
+/// array the promise holds only while the device is newer: the host may write through a
+/// pointer from data() until a launch writes the array, not after.
+void verify_host_unchanged(const env_entry& e, const char* who) {
+  if (!is_checked(e.rt) || !e.hashed) return;
+  if (e.kind == entry_kind::array && entry_state(e) != residency::device_newer) return;
+  if (hash_bytes(e.host, e.bytes) == e.host_hash) return;
+  if (e.kind == entry_kind::array)
+    throw residency_error(
+        who, "the host wrote ferry::array data " + range_text(e.host, e.bytes) +
+                 " through a pointer obtained before a launch; the launch made the device copy "
+                 "newer, so that write would be lost or overwritten. Take pointers (data(), "
+                 "begin(), operator[]) again after each launch that writes the array");
+  throw residency_error(who, "the host wrote to memory " + range_text(e.host, e.bytes) +
+                                 " while it was resident through " + kind_text(e.kind) +
+                                 "; the host must not write preloaded data until it is released");
 }
 
+/// Lock held: device->host if the device is newer.
+void sync_locked(env_entry& e, const char* who) {
+  if (entry_state(e) != residency::device_newer || !e.rt) return;
+  verify_host_unchanged(e, who);
+  timed_copy(*e.rt, false, const_cast<std::byte*>(e.host), e.device, e.bytes, who);
+  e.state.store(residency::both, std::memory_order_release);
+  if (e.hashed) e.host_hash = hash_bytes(e.host, e.bytes);
+}
+
+/// Lock held: throws residency_error if a launch in flight writes memory overlapping
+/// [p, p+n), or (check_reads) reads it while [p, p+n) is about to be written.
+void check_inflight_writers(table& t, const void* p, std::size_t n, const char* who);
+
+}  // namespace
+
+/// The in-flight registry: an intrusive doubly linked list of launch_mapping objects (they live
+/// on their launch's stack), so registering costs no allocation. Lock held for every call.
+struct inflight_registry {
+  static void check(const table& t, const launch_mapping& self) {
+    for (const launch_mapping* l = t.inflight; l; l = l->next_) {
+      for (const arg_region& a : self.regions_)
+        for (const arg_region& b : l->regions_) {
+          if (!is_writable(a.r.mode) && !is_writable(b.r.mode)) continue;
+          if (!overlap(a.r.host, a.r.bytes, b.r.host, b.r.bytes)) continue;
+          throw aliasing_error(
+              self.kernel_,
+              "argument " + std::to_string(a.arg) + " (" + a.what +
+                  ") overlaps memory that "
+                  "kernel '" +
+                  l->kernel_ + "' (argument " + std::to_string(b.arg) + ", " + b.what +
+                  ") uses in a launch in flight on another host thread, and at least "
+                  "one of the two writes it: the launches would race. Order them (join or "
+                  "synchronise the threads first) or give each thread its own memory");
+        }
+    }
+  }
+  static void link(table& t, launch_mapping& self) {
+    self.prev_ = nullptr;
+    self.next_ = t.inflight;
+    if (t.inflight) t.inflight->prev_ = &self;
+    t.inflight = &self;
+    self.registered_ = true;
+  }
+  static void unlink(table& t, launch_mapping& self) noexcept {
+    if (!self.registered_) return;
+    if (self.prev_)
+      self.prev_->next_ = self.next_;
+    else
+      t.inflight = self.next_;
+    if (self.next_) self.next_->prev_ = self.prev_;
+    self.prev_ = self.next_ = nullptr;
+    self.registered_ = false;
+  }
+  static const launch_mapping* writer_of(const table& t, const void* p, std::size_t n,
+                                         const arg_region** which) {
+    for (const launch_mapping* l = t.inflight; l; l = l->next_)
+      for (const arg_region& b : l->regions_)
+        if (is_writable(b.r.mode) && overlap(p, n, b.r.host, b.r.bytes)) {
+          *which = &b;
+          return l;
+        }
+    return nullptr;
+  }
+  static const char* kernel_of(const launch_mapping& l) { return l.kernel_; }
+};
+
+namespace {
+void check_inflight_writers(table& t, const void* p, std::size_t n, const char* who) {
+  const arg_region* which = nullptr;
+  if (const launch_mapping* l = inflight_registry::writer_of(t, p, n, &which))
+    throw residency_error(who, "memory " + range_text(p, n) + " is written by kernel '" +
+                                   inflight_registry::kernel_of(*l) + "' (argument " +
+                                   std::to_string(which->arg) +
+                                   "), a launch in flight on another host thread; make it "
+                                   "resident after that launch ends");
+}
 }  // namespace
 
 void check_aliasing(const char* kernel, std::span<const arg_region> regions) {
@@ -132,110 +308,128 @@ void check_aliasing(const char* kernel, std::span<const arg_region> regions) {
   }
 }
 
-env_entry* make_resident(device_runtime& rt, const void* host, std::size_t bytes, entry_kind kind,
-                         bool copy_in, const char* who) {
-  if (bytes == 0) return nullptr;  // nothing to keep resident; empty ranges may share an address
+resident_ref make_resident(device_runtime* rt, const void* host, std::size_t bytes, entry_kind kind,
+                           bool copy_in, const char* who, owner_info owner) {
+  if (bytes == 0) return {};  // nothing to keep resident; empty ranges may share an address
   auto& t = the_table();
   const auto* p = static_cast<const std::byte*>(host);
-  {
-    std::lock_guard lock(t.m);
-    if (env_entry* e = t.find(p, bytes, who)) {
-      if (e->host == p && e->bytes == bytes && e->kind == kind && e->rt == &rt) {
-        ++e->refs;
-        return e;
-      }
-      throw residency_error(who, "memory " + range_text(p, bytes) +
-                                     " is already resident through " + kind_text(e->kind));
-    }
+  std::unique_lock lock(t.m);
+  check_inflight_writers(t, p, bytes, who);
+  const std::uint64_t id = t.next_owner++;
+  env_entry* e = find(t, p, bytes, who, false);
+  // An entry whose last handle is being released (waiting for launches in flight) cannot be
+  // shared any more: wait until it is gone, then make the range resident afresh.
+  while (e && e->refs == 0) {
+    t.unpinned.wait(lock);
+    e = find(t, p, bytes, who, false);
   }
-  auto e = std::make_unique<env_entry>();
-  e->host = p;
-  e->bytes = bytes;
-  e->rt = &rt;
-  e->kind = kind;
-  e->device = static_cast<std::byte*>(rt.allocate(bytes));
-  record_allocation(bytes, who);
-  try {
-    if (copy_in) {
-      timed_copy(rt, true, e->device, p, bytes, who);
-      e->state = residency::both;
-    } else {
-      e->state = residency::host_newer;
-    }
-    if (is_checked(&rt) && kind != entry_kind::array) {
-      e->host_hash = hash_bytes(p, bytes);
-      e->hashed = true;
-    }
-  } catch (...) {
-    rt.deallocate(e->device, bytes);
-    throw;
-  }
-  std::lock_guard lock(t.m);
-  env_entry* raw = e.get();
-  t.map.emplace(p, std::move(e));
-  t.count.store(t.map.size(), std::memory_order_release);
-  return raw;
-}
-
-env_entry* make_host_guard(const void* host, std::size_t bytes, const char* who) {
-  if (bytes == 0) return nullptr;  // nothing to guard; empty ranges may share a start address
-  auto& t = the_table();
-  const auto* p = static_cast<const std::byte*>(host);
-  std::lock_guard lock(t.m);
-  if (env_entry* e = t.find(p, bytes, who)) {
-    if (e->host == p && e->bytes == bytes && e->kind == entry_kind::preload_read &&
-        e->rt == nullptr) {
+  if (e) {
+    if (e->host == p && e->bytes == bytes && e->kind == kind && e->rt == rt) {
+      e->owners.push_back({owner, id});
       ++e->refs;
-      return e;
+      return {e, id};
     }
     throw residency_error(who, "memory " + range_text(p, bytes) + " is already resident through " +
                                    kind_text(e->kind));
   }
-  auto e = std::make_unique<env_entry>();
-  e->host = p;
-  e->bytes = bytes;
-  e->kind = entry_kind::preload_read;  // rt and device stay null: nothing is copied
-  env_entry* raw = e.get();
-  t.map.emplace(p, std::move(e));
-  t.count.store(t.map.size(), std::memory_order_release);
-  return raw;
+  auto fresh = std::make_unique<env_entry>();
+  fresh->host = p;
+  fresh->bytes = bytes;
+  fresh->rt = rt;
+  fresh->kind = kind;
+  fresh->owners.push_back({owner, id});
+  if (rt) {
+    const std::size_t shift = reinterpret_cast<std::uintptr_t>(p) % congruence;
+    fresh->device_bytes = bytes + shift;
+    fresh->device_base = static_cast<std::byte*>(rt->allocate(fresh->device_bytes));
+    fresh->device = fresh->device_base + shift;
+    record_allocation(fresh->device_bytes, who);
+    try {
+      if (copy_in) {
+        timed_copy(*rt, true, fresh->device, p, bytes, who);
+        fresh->state.store(residency::both, std::memory_order_relaxed);
+      } else {
+        fresh->state.store(residency::host_newer, std::memory_order_relaxed);
+      }
+      if (is_checked(rt) && kind != entry_kind::array) {
+        fresh->host_hash = hash_bytes(p, bytes);
+        fresh->hashed = true;
+      }
+    } catch (...) {
+      free_device(*fresh);
+      throw;
+    }
+  }
+  env_entry* raw = fresh.get();
+  t.map.emplace(p, std::move(fresh));
+  return {raw, id};
 }
 
 void sync_to_host(env_entry& e, const char* who) {
-  if (e.state != residency::device_newer) return;
-  verify_host_unchanged(e, who);
-  timed_copy(*e.rt, false, const_cast<std::byte*>(e.host), e.device, e.bytes, who);
-  e.state = residency::both;
-  if (e.hashed) e.host_hash = hash_bytes(e.host, e.bytes);
+  auto& t = the_table();
+  std::unique_lock lock(t.m);
+  t.unpinned.wait(lock, [&] { return e.write_pins == 0; });
+  if (!e.broken) {
+    const std::string now = owner_change(e);
+    if (!now.empty()) {
+      detach(t, e);
+      throw broken_error(who, e, now);
+    }
+  } else {
+    throw broken_error(who, e, {});
+  }
+  sync_locked(e, who);
 }
 
-void mark_host_newer(env_entry& e) {
-  e.state = residency::host_newer;
+void touch_host(env_entry& e, const char* who) {
+  auto& t = the_table();
+  std::unique_lock lock(t.m);
+  t.unpinned.wait(lock, [&] { return e.write_pins == 0; });
+  sync_locked(e, who);
+  e.state.store(residency::host_newer, std::memory_order_release);
 }
 
-void release_resident(env_entry* e, const char* who) {
+void release_resident(resident_ref ref, const char* who, bool copy_back) {
+  env_entry* e = ref.entry;
   if (!e) return;
   auto& t = the_table();
-  {
-    std::lock_guard lock(t.m);
-    if (--e->refs > 0) return;
+  std::unique_lock lock(t.m);
+  std::string now;
+  if (!e->broken) {
+    now = owner_change(*e);
+    if (!now.empty()) detach(t, *e);
   }
+  std::erase_if(e->owners, [&](const env_entry::owner& o) { return o.id == ref.owner; });
+  if (--e->refs > 0) {
+    if (e->broken) throw broken_error(who, *e, now);
+    return;
+  }
+  // Launches in flight on other threads still use the entry: wait for them. New preloads of
+  // the range wait for this release (make_resident), so refs stays 0.
+  t.unpinned.wait(lock, [&] { return e->pins == 0; });
+  // Wakes preloads of the same range waiting for the entry to go (on every way out).
+  struct wake {
+    table& t;
+    ~wake() { t.unpinned.notify_all(); }
+  } waker{t};
   std::unique_ptr<env_entry> owned;
-  {
-    std::lock_guard lock(t.m);
-    auto it = t.map.find(e->host);
+  if (e->broken) {
+    auto it = t.detached.find(e);
     owned = std::move(it->second);
-    t.map.erase(it);
-    t.count.store(t.map.size(), std::memory_order_release);
+    t.detached.erase(it);
+    free_device(*owned);
+    throw broken_error(who, *owned, now);
   }
+  auto it = t.map.find(e->host);
+  owned = std::move(it->second);
+  t.map.erase(it);
   struct freer {
     env_entry* e;
-    ~freer() {
-      if (e->rt) e->rt->deallocate(e->device, e->bytes);
-    }
+    ~freer() { free_device(*e); }
   } f{owned.get()};
   verify_host_unchanged(*owned, who);
-  if (owned->kind != entry_kind::preload_read && owned->state == residency::device_newer)
+  if (copy_back && owned->rt && owned->kind != entry_kind::preload_read &&
+      entry_state(*owned) == residency::device_newer)
     timed_copy(*owned->rt, false, const_cast<std::byte*>(owned->host), owned->device, owned->bytes,
                who);
 }
@@ -243,110 +437,198 @@ void release_resident(env_entry* e, const char* who) {
 std::size_t resident_count() {
   auto& t = the_table();
   std::lock_guard lock(t.m);
-  return t.map.size();
+  return t.map.size() + t.detached.size();
 }
 
 // --- launch mapping ----------------------------------------------------------------------------
 
 launch_mapping::launch_mapping(device_runtime* rt, const char* kernel,
                                std::span<const arg_region> regions, void** out)
-    : rt_(rt), kernel_(kernel) {
-  if (regions.size() > std::size(slots_))
+    : rt_(rt), kernel_(kernel), regions_(regions), out_(out) {
+  if (regions.size() > max_slots)
     throw launch_error(kernel, "too many memory arguments in one launch (" +
                                    std::to_string(regions.size()) + ", at most " +
-                                   std::to_string(std::size(slots_)) + ")");
-  auto& t = the_table();
-  // Look every region up under one lock, and not at all when nothing is resident (the common
-  // case of interface A): this runs on every launch.
-  env_entry* found[std::size(slots_)] = {};
-  if (t.count.load(std::memory_order_acquire) != 0) {
-    std::lock_guard lock(t.m);
-    for (std::size_t i = 0; i < regions.size(); ++i)
-      found[i] =
-          t.find(static_cast<const std::byte*>(regions[i].r.host), regions[i].r.bytes, kernel);
+                                   std::to_string(max_slots) + ")");
+  for (std::size_t i = 0; i < regions.size(); ++i) slots_[i] = slot{nullptr, false, nullptr, 0, 0};
+  try {
+    map(out);
+  } catch (...) {
+    cleanup();
+    throw;
   }
-  for (const arg_region& ar : regions) {
-    slot& s = slots_[n_];
-    env_entry* e = found[n_];
-    ++n_;
-    s.ar = &ar;
-    const auto* host = static_cast<const std::byte*>(ar.r.host);
-    // The rule holds on every backend, so code that passes on the host passes on a device.
-    if (e && is_writable(ar.r.mode) && e->kind == entry_kind::preload_read)
-      throw residency_error(kernel, "argument " + std::to_string(ar.arg) + " (" + ar.what +
-                                        ") writes memory preloaded read-only with "
-                                        "ferry::preload; use ferry::preload_mut");
-    if (rt == nullptr) {
-      // Host-memory backend: the kernel works on host memory. Resident data that a device
-      // holds newer must come back first.
-      if (e) sync_to_host(*e, kernel);
-      out[n_ - 1] = const_cast<std::byte*>(host);
-      s.entry = e;
-      continue;
-    }
-    if (e && e->rt == rt) {
-      s.entry = e;
-      verify_host_unchanged(*e, kernel);
-      // A write-only launch may skip the copy in only if it writes the whole entry: the entry
-      // later goes back to the host whole, and the parts the launch does not write must hold the
-      // newest data then.
-      const bool writes_whole_entry = host == e->host && ar.r.xfer_begin == 0 &&
-                                      std::min(ar.r.xfer_end, ar.r.bytes) >= e->bytes;
-      const bool needs_data = ar.r.mode != access::write_only || !writes_whole_entry;
-      if (needs_data && e->state == residency::host_newer) {
-        timed_copy(*rt, true, e->device, e->host, e->bytes, kernel);
-        e->state = residency::both;
-      } else if (needs_data) {
-        record_avoided(ar.r.bytes);
+}
+
+void launch_mapping::map(void** out) {
+  auto& t = the_table();
+  const std::size_t n = regions_.size();
+  {
+    std::lock_guard lock(t.m);
+    inflight_registry::check(t, *this);
+    if (!t.map.empty()) {
+      for (std::size_t i = 0; i < n; ++i) {
+        const arg_region& ar = regions_[i];
+        if (ar.r.bytes == 0) continue;
+        env_entry* e = find(t, static_cast<const std::byte*>(ar.r.host), ar.r.bytes, kernel_, true);
+        if (!e) continue;
+        // The rule holds on every backend, so code that passes on the host passes on a device.
+        if (is_writable(ar.r.mode) && e->kind == entry_kind::preload_read)
+          throw residency_error(kernel_, "argument " + std::to_string(ar.arg) + " (" + ar.what +
+                                             ") writes memory preloaded read-only with "
+                                             "ferry::preload; use ferry::preload_mut");
+        ++e->pins;
+        if (is_writable(ar.r.mode)) ++e->write_pins;
+        slots_[i].entry = e;
+        pinned_ = true;
       }
-      out[n_ - 1] = e->device + (host - e->host);
+    }
+    inflight_registry::link(t, *this);
+    for (std::size_t i = 0; i < n; ++i) {
+      env_entry* e = slots_[i].entry;
+      if (!e) continue;
+      const arg_region& ar = regions_[i];
+      const auto* host = static_cast<const std::byte*>(ar.r.host);
+      if (rt_ != nullptr && e->rt == rt_) {
+        verify_host_unchanged(*e, kernel_);
+        // A write-only launch may skip the copy in only if it writes the whole entry: the
+        // entry later goes back to the host whole, and the parts the launch does not write
+        // must hold the newest data then.
+        const bool writes_whole_entry = host == e->host && ar.r.xfer_begin == 0 &&
+                                        std::min(ar.r.xfer_end, ar.r.bytes) >= e->bytes;
+        const bool needs_data = ar.r.mode != access::write_only || !writes_whole_entry;
+        if (needs_data && entry_state(*e) == residency::host_newer) {
+          timed_copy(*rt_, true, e->device, e->host, e->bytes, kernel_);
+          e->state.store(residency::both, std::memory_order_release);
+        } else if (needs_data) {
+          record_avoided(ar.r.bytes);
+        }
+        out[i] = e->device + (host - e->host);
+        slots_[i].direct = true;
+      } else {
+        // Host-memory backend, or resident on another runtime: the launch uses the host copy,
+        // so a device's newer data comes back first.
+        sync_locked(*e, kernel_);
+      }
+    }
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (slots_[i].direct) continue;
+    const arg_region& ar = regions_[i];
+    const auto* host = static_cast<const std::byte*>(ar.r.host);
+    if (rt_ == nullptr) {
+      out[i] = const_cast<std::byte*>(host);
       continue;
     }
-    if (e) sync_to_host(*e, kernel);  // resident on another runtime: use the host copy
-    // Transient copy (interface A).
-    s.device = static_cast<std::byte*>(rt->allocate(std::max<std::size_t>(ar.r.bytes, 1)));
-    record_allocation(ar.r.bytes, kernel);
-    out[n_ - 1] = s.device;
+    // Transient copy (interface A). allocate() is 256-byte aligned, enough for any element.
+    slot& s = slots_[i];
+    s.device_bytes = std::max<std::size_t>(ar.r.bytes, 1);
+    s.device = static_cast<std::byte*>(rt_->allocate(s.device_bytes));
+    record_allocation(ar.r.bytes, kernel_);
+    out[i] = s.device;
     const std::size_t b = std::min(ar.r.xfer_begin, ar.r.bytes);
     const std::size_t end = std::min(ar.r.xfer_end, ar.r.bytes);
     if (ar.r.mode == access::write_only) {
-      if (is_checked(rt)) rt->fill(s.device, 0xFF, ar.r.bytes);  // NaN-poison unread contents
+      if (is_checked(rt_)) rt_->fill(s.device, 0xFF, ar.r.bytes);  // NaN-poison unread contents
     } else if (end > b) {
-      timed_copy(*rt, true, s.device + b, host + b, end - b, kernel);
+      timed_copy(*rt_, true, s.device + b, host + b, end - b, kernel_);
     }
   }
+  // Checked backend: remember what each read-only region holds, to catch a kernel that writes
+  // through a view<const T> (a const_cast) - on a GPU that write would be silently lost.
+  if (is_checked(rt_))
+    for (std::size_t i = 0; i < n; ++i)
+      if (!is_writable(regions_[i].r.mode))
+        slots_[i].read_hash = hash_bytes(out[i], regions_[i].r.bytes);
 }
 
 void launch_mapping::finish() {
-  finished_ = true;
-  for (std::size_t i = 0; i < n_; ++i) {
-    slot& s = slots_[i];
-    const region& r = s.ar->r;
-    if (rt_ == nullptr) {
-      if (s.entry && is_writable(r.mode)) mark_host_newer(*s.entry);
-      continue;
-    }
-    if (s.entry) {
-      if (is_writable(r.mode)) s.entry->state = residency::device_newer;
-      continue;
-    }
-    if (is_writable(r.mode)) {
-      const std::size_t b = std::min(r.xfer_begin, r.bytes);
-      const std::size_t end = std::min(r.xfer_end, r.bytes);
+  auto& t = the_table();
+  const std::size_t n = regions_.size();
+  int written_read_only = 0;  // argument position of a read-only region the kernel changed
+  if (is_checked(rt_))
+    for (std::size_t i = 0; i < n && !written_read_only; ++i)
+      if (!is_writable(regions_[i].r.mode) &&
+          hash_bytes(out_[i], regions_[i].r.bytes) != slots_[i].read_hash)
+        written_read_only = static_cast<int>(i) + 1;
+  std::exception_ptr failure;
+  // Transient results go back while the launch is still registered: no other launch can touch
+  // that host memory meanwhile.
+  for (std::size_t i = 0; i < n && !failure; ++i) {
+    const slot& s = slots_[i];
+    const region& r = regions_[i].r;
+    if (!s.device || !is_writable(r.mode)) continue;
+    const std::size_t b = std::min(r.xfer_begin, r.bytes);
+    const std::size_t end = std::min(r.xfer_end, r.bytes);
+    try {
       if (end > b)
         timed_copy(*rt_, false, const_cast<std::byte*>(static_cast<const std::byte*>(r.host)) + b,
                    s.device + b, end - b, kernel_);
+    } catch (...) {
+      failure = std::current_exception();
     }
-    rt_->deallocate(s.device, std::max<std::size_t>(r.bytes, 1));
-    s.device = nullptr;
+  }
+  {
+    std::lock_guard lock(t.m);
+    for (std::size_t i = 0; i < n; ++i) {
+      env_entry* e = slots_[i].entry;
+      if (!e || e->broken) continue;
+      const region& r = regions_[i].r;
+      if (slots_[i].direct) {
+        if (is_writable(r.mode) && !failure && entry_state(*e) != residency::device_newer) {
+          e->state.store(residency::device_newer, std::memory_order_release);
+          if (is_checked(e->rt) && e->kind == entry_kind::array) {
+            e->host_hash = hash_bytes(e->host, e->bytes);
+            e->hashed = true;
+          }
+        }
+        // The host copy is intact: let the next launch copy it again over the corrupted one.
+        if (written_read_only == static_cast<int>(i) + 1 && entry_state(*e) == residency::both)
+          e->state.store(residency::host_newer, std::memory_order_release);
+      } else if (is_writable(r.mode) && e->rt) {
+        e->state.store(residency::host_newer, std::memory_order_release);
+      }
+    }
+  }
+  cleanup();
+  if (failure) std::rethrow_exception(failure);
+  if (written_read_only) {
+    const arg_region& ar = regions_[static_cast<std::size_t>(written_read_only) - 1];
+    throw residency_error(kernel_, "argument " + std::to_string(ar.arg) + " (" + ar.what +
+                                       ") is read-only, but the kernel wrote to it (through a "
+                                       "const_cast of its view<const T>?): on a device that "
+                                       "write is lost or corrupts other launches' data. Pass "
+                                       "the data through a partitioning strategy to write it");
   }
 }
 
+void launch_mapping::cleanup() noexcept {
+  auto& t = the_table();
+  if (pinned_ || registered_) {
+    bool notify = false;
+    {
+      std::lock_guard lock(t.m);
+      for (std::size_t i = 0; i < regions_.size(); ++i) {
+        env_entry* e = std::exchange(slots_[i].entry, nullptr);
+        if (!e) continue;
+        if (is_writable(regions_[i].r.mode) && --e->write_pins == 0) notify = true;
+        if (--e->pins == 0) {
+          notify = true;
+          if (e->broken) free_device(*e);
+        }
+      }
+      pinned_ = false;
+      inflight_registry::unlink(t, *this);
+    }
+    if (notify) t.unpinned.notify_all();
+  }
+  for (std::size_t i = 0; i < regions_.size(); ++i)
+    if (slots_[i].device) {
+      rt_->deallocate(slots_[i].device, slots_[i].device_bytes);
+      slots_[i].device = nullptr;
+    }
+}
+
 launch_mapping::~launch_mapping() {
-  if (finished_ || rt_ == nullptr) return;
-  for (std::size_t i = 0; i < n_; ++i)
-    if (slots_[i].device)
-      rt_->deallocate(slots_[i].device, std::max<std::size_t>(slots_[i].ar->r.bytes, 1));
+  cleanup();
 }
 
 }  // namespace ferry::detail

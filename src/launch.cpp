@@ -1,4 +1,5 @@
 // ferry: out-of-line parts of the launch front end.
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 
@@ -21,7 +22,10 @@ void release_cached_device_memory() {
 
 namespace detail {
 void* device_runtime::allocate_host(std::size_t bytes) {
-  void* p = std::malloc(bytes ? bytes : 1);
+  // aligned_alloc needs a size that is a multiple of the alignment.
+  const std::size_t a = allocation_alignment;
+  if (bytes > SIZE_MAX - a) throw std::bad_alloc();
+  void* p = std::aligned_alloc(a, (bytes + a - 1) / a * a + (bytes == 0 ? a : 0));
   if (!p) throw std::bad_alloc();
   return p;
 }

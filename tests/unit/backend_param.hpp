@@ -6,7 +6,8 @@
 //   FERRY_INSTANTIATE_BACKENDS(my_suite);
 //
 // The parameter is a ferry::backend; SetUp() selects it with ferry::set_backend and zeroes the
-// statistics, TearDown() checks that the test left nothing resident on a device.
+// statistics, TearDown() checks that the test left nothing resident on a device and, on the
+// checked backend, no device allocation outstanding.
 //
 // nvcc accepts __host__ __device__ lambdas only inside functions it can name and whose access is
 // public, which a GoogleTest body (a private member function) is not. Kernels therefore live in
@@ -55,7 +56,16 @@ inline bool separate_memory(ferry::backend b) {
   return b == ferry::backend::checked || b == ferry::backend::cuda;
 }
 
-/// Fixture: selects the parameter's backend for the test.
+/// Checked backend: every device (and ferry::array host) allocation was freed.
+inline void expect_no_checked_leak() {
+  EXPECT_EQ(ferry::detail::checked_outstanding_bytes(), 0u)
+      << "device memory leaked on the checked backend";
+  EXPECT_EQ(ferry::detail::checked_outstanding_allocations(), 0u)
+      << "device allocations leaked on the checked backend";
+}
+
+/// Fixture: selects the parameter's backend for the test. TearDown checks that nothing is left
+/// resident and, on the checked backend, that no allocation leaked.
 class on_backend : public ::testing::TestWithParam<ferry::backend> {
  protected:
   void SetUp() override {
@@ -64,6 +74,7 @@ class on_backend : public ::testing::TestWithParam<ferry::backend> {
   }
   void TearDown() override {
     EXPECT_EQ(ferry::detail::resident_count(), 0u) << "the test left data resident";
+    if (GetParam() == ferry::backend::checked) expect_no_checked_leak();
   }
   ferry::backend backend() const { return GetParam(); }
   bool is(ferry::backend b) const { return GetParam() == b; }

@@ -6,10 +6,24 @@
 //   * ferry::array moves data only when the other side needs it: launches write the device copy
 //     and nothing comes back until host access; const access syncs; non-const access marks the
 //     host newer;
+//   * every launch error path frees what the launch allocated (checked allocator counters, also
+//     asserted after every test by the fixture), with faults injected into the k-th allocation
+//     and the k-th copy;
+//   * a container resized or moved while resident is a residency_error at the next launch that
+//     finds it, sync or release, and ferry never touches its old storage; with_preload /
+//     with_preload_mut scope residency structurally;
+//   * checked backend: a kernel writing a read-only argument (const_cast) and a host write
+//     through a pointer kept from ferry::array across a launch are residency_errors;
+//   * the residency rules agree on every backend (host backends record entries too);
+//   * ferry::array storage and the addresses kernels receive are aligned for over-aligned T;
 //   * ferry::stats() counts exactly the transfers the rules predict for a small scenario
 //     (interface A: one H2D per read input per launch, one H2D + one D2H per read-write output;
 //     interface B: none in the loop), and zero on host-memory backends.
+#include <cstdint>
+#include <optional>
 #include <span>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -67,6 +81,53 @@ void write_only_part(ferry::array<double>& a, index b, index e) {
       {.name = "write_only_part"}, ferry::range{b, e},
       [] FERRY_KERNEL(index i, double& ai) { ai = static_cast<double>(i); },
       ferry::write_only(ferry::elementwise(a)));
+}
+
+/// y[i] += x[i] with both written (x through a partitioned view as well): rejected when x is
+/// preload()ed, after y has been mapped.
+void write_both(std::vector<double>& y, std::vector<double>& x) {
+  ferry::launch(
+      {.name = "write_both"}, ferry::range{static_cast<index>(x.size())},
+      [] FERRY_KERNEL(index, double& yi, double& xi) { xi += yi; }, ferry::elementwise(y),
+      ferry::elementwise(x));
+}
+/// out[i] = a[i] + b[i] + c[i]: three transient inputs and one output (four allocations,
+/// four copies in, one copy back on separate-memory backends).
+void sum3(std::vector<double>& out, const std::vector<double>& a, const std::vector<double>& b,
+          const std::vector<double>& c) {
+  ferry::launch(
+      {.name = "sum3"}, ferry::range{static_cast<index>(out.size())},
+      [] FERRY_KERNEL(index i, double& o, ferry::view<const double> av,
+                      ferry::view<const double> bv,
+                      ferry::view<const double> cv) { o = av[i] + bv[i] + cv[i]; },
+      ferry::elementwise(out), std::as_const(a), std::as_const(b), std::as_const(c));
+}
+/// Breaks the read-only promise: writes x through a const_cast of its view.
+void sneaky_write(std::vector<double>& y, const std::vector<double>& x) {
+  ferry::launch(
+      {.name = "sneaky_write"}, ferry::range{static_cast<index>(y.size())},
+      [] FERRY_KERNEL(index i, double& yi, ferry::view<const double> xv) {
+        yi = xv[i];
+        const_cast<double&>(xv[i]) = -1.0;
+      },
+      ferry::elementwise(y), std::as_const(x));
+}
+
+struct alignas(64) cell {
+  double v[8];
+};
+/// Records, per element, the addresses the kernel receives modulo alignof(cell) (0 = aligned):
+/// a's element (partitioned), b's element (read-only view), both.
+void cell_addresses(ferry::array<cell>& a, const std::vector<cell>& b,
+                    std::vector<std::uint64_t>& misalign) {
+  ferry::launch(
+      {.name = "cell_addresses"}, ferry::range{static_cast<index>(a.size())},
+      [] FERRY_KERNEL(index i, cell & ai, ferry::view<const cell> bv, std::uint64_t & m) {
+        ai.v[0] = bv[i].v[0] + 1.0;
+        m = (reinterpret_cast<std::uintptr_t>(&ai) % alignof(cell)) +
+            (reinterpret_cast<std::uintptr_t>(&bv[i]) % alignof(cell)) * 1000;
+      },
+      ferry::elementwise(a), std::as_const(b), ferry::elementwise(misalign));
 }
 
 class residency_test : public on_backend {};
@@ -272,14 +333,260 @@ TEST_P(residency_test, array_as_read_and_span_sources) {
   EXPECT_EQ(std::as_const(b)[2], 3.0);
 }
 
+// --- the same rules on every backend ------------------------------------------------------
+
+// Host backends record preload_mut and array entries too (without copying), so a launch over a
+// range that straddles resident data fails everywhere, not only where data is copied.
+TEST_P(residency_test, launch_straddling_a_resident_range_is_an_error_on_every_backend) {
+  std::vector<double> y = ramp(100);
+  const std::vector<double> y0 = y;
+  auto w = ferry::preload_mut(std::span<double>(y).subspan(10, 20));
+  try {
+    add_one(y);
+    FAIL() << "a launch over a partly resident range was accepted";
+  } catch (const ferry::residency_error& e) {
+    EXPECT_EQ(e.kernel(), "add_one");
+    EXPECT_TRUE(ferry_test::contains(e.what(), "only partly resident"));
+    EXPECT_TRUE(ferry_test::contains(e.what(), "ferry::preload_mut"));
+  }
+  w.release();
+  EXPECT_EQ(y, y0);
+}
+
+TEST_P(residency_test, preloading_an_array_is_an_error_on_every_backend) {
+  ferry::array<double> a(8, 1.0);
+  try {
+    auto w = ferry::preload_mut(a);
+    FAIL() << "preload_mut of a ferry::array was accepted";
+  } catch (const ferry::residency_error& e) {
+    EXPECT_TRUE(ferry_test::contains(e.what(), "already resident through ferry::array"));
+  }
+}
+
+// --- container storage changes while resident ----------------------------------------------
+
+TEST_P(residency_test, resized_container_is_detected_at_release_without_touching_it) {
+  std::vector<double> y = ramp(1000);
+  auto w = ferry::preload_mut(y);
+  add_one(y);           // device (or host) copy now newer
+  y.assign(4000, 7.0);  // reallocates: the resident storage is freed
+  try {
+    w.release();
+    FAIL() << "a resized container passed release";
+  } catch (const ferry::residency_error& e) {
+    EXPECT_TRUE(ferry_test::contains(e.what(), "resized, moved or destroyed while resident"));
+    EXPECT_TRUE(ferry_test::contains(e.what(), "ferry::preload_mut"));
+  }
+  EXPECT_EQ(y, std::vector<double>(4000, 7.0)) << "ferry wrote into the container's new storage";
+  EXPECT_FALSE(w.on_device());
+}
+
+TEST_P(residency_test, resized_container_is_detected_at_sync_and_then_release) {
+  std::vector<double> y = ramp(64);
+  auto w = ferry::preload_mut(y);
+  y.resize(1 << 12);
+  EXPECT_THROW(w.sync(), ferry::residency_error);
+  try {
+    w.release();
+    FAIL() << "release after a failed sync passed";
+  } catch (const ferry::residency_error& e) {
+    EXPECT_TRUE(ferry_test::contains(e.what(), "resized, moved or destroyed while resident"));
+  }
+}
+
+TEST_P(residency_test, moved_container_is_detected_at_the_next_launch) {
+  std::vector<double> x = ramp(64);
+  std::vector<double> y(64, 0.0);
+  const std::vector<double> y0 = y;
+  auto r = ferry::preload(std::as_const(x));
+  const std::vector<double> z = std::move(x);  // z now owns the resident storage, x is empty
+  try {
+    accumulate(y, z);
+    FAIL() << "a launch on memory whose resident container moved was accepted";
+  } catch (const ferry::residency_error& e) {
+    EXPECT_EQ(e.kernel(), "accumulate");
+    EXPECT_TRUE(ferry_test::contains(e.what(), "resized, moved or destroyed while resident"));
+  }
+  EXPECT_EQ(y, y0);
+  EXPECT_THROW(r.release(), ferry::residency_error);
+  accumulate(y, z);  // the stale entry is gone: an ordinary launch now
+  EXPECT_EQ(y, ramp(64));
+}
+
+TEST_P(residency_test, destructor_of_a_handle_whose_container_was_resized_terminates_loudly) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(
+      {
+        std::vector<double> y(2000, 1.0);
+        {
+          auto w = ferry::preload_mut(y);
+          y.resize(4000);
+        }
+      },
+      "resized, moved or destroyed while resident");
+}
+
+TEST_P(residency_test, temporary_span_can_be_preloaded) {
+  std::vector<double> x = ramp(32);
+  std::vector<double> y(32, 0.0);
+  {
+    auto r = ferry::preload(std::span<const double>(x));  // a view: nothing can dangle but x
+    accumulate(y, x);
+  }
+  EXPECT_EQ(y, x);
+}
+
+TEST_P(residency_test, with_preload_scopes_residency) {
+  const index n = 128, reps = 4;
+  const std::vector<double> x = ramp(n);
+  std::vector<double> y(n, 0.0);
+  std::vector<double> ref(n, 0.0);
+  for (index i = 0; i < n; ++i) ref[i] = static_cast<double>(reps) * x[i];
+  const int launches = ferry::with_preload(std::as_const(x), [&] {
+    return ferry::with_preload_mut(y, [&] {
+      EXPECT_EQ(ferry::detail::resident_count(), 2u);
+      const ferry::statistics before = ferry::stats();
+      for (index r = 0; r < reps; ++r) accumulate(y, x);
+      EXPECT_EQ(ferry::stats().h2d.count, before.h2d.count) << "the loop copied host->device";
+      return static_cast<int>(reps);
+    });
+  });
+  EXPECT_EQ(launches, reps);
+  EXPECT_EQ(y, ref);
+  EXPECT_EQ(ferry::detail::resident_count(), 0u);
+}
+
+TEST_P(residency_test, with_preload_releases_when_the_body_throws) {
+  std::vector<double> y = ramp(16);
+  EXPECT_THROW(ferry::with_preload_mut(y,
+                                       [&] {
+                                         add_one(y);
+                                         throw std::runtime_error("body failed");
+                                       }),
+               std::runtime_error);
+  EXPECT_EQ(ferry::detail::resident_count(), 0u);
+}
+
+// --- alignment -----------------------------------------------------------------------------
+
+TEST_P(residency_test, over_aligned_elements_are_aligned_on_host_and_in_kernels) {
+  const index n = 64;
+  ferry::array<cell> a(n, cell{});
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(std::as_const(a).data()) % alignof(cell), 0u);
+  std::vector<cell> b(n);
+  for (index i = 0; i < n; ++i) b[i].v[0] = static_cast<double>(i);
+  std::vector<std::uint64_t> misalign(n, 99);
+  cell_addresses(a, b, misalign);
+  EXPECT_EQ(misalign, std::vector<std::uint64_t>(n, 0)) << "a kernel received a misaligned cell";
+  for (index i = 0; i < n; ++i) EXPECT_EQ(std::as_const(a)[i].v[0], static_cast<double>(i) + 1.0);
+  // Sub-ranges of resident data keep their alignment too (device copies keep the host address
+  // modulo 256).
+  auto r = ferry::preload(std::as_const(b));
+  cell_addresses(a, b, misalign);
+  EXPECT_EQ(misalign, std::vector<std::uint64_t>(n, 0));
+}
+
 FERRY_INSTANTIATE_BACKENDS(residency_test);
+
+// --- checked backend: every error path frees what it allocated -----------------------------
+
+class checked_errors : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ferry::set_backend(ferry::backend::checked);
+    ferry::reset_stats();
+  }
+  void TearDown() override {
+    ferry::detail::checked_inject_failure(ferry::detail::checked_fault::allocation, 0);
+    ferry::detail::checked_inject_failure(ferry::detail::checked_fault::copy, 0);
+    EXPECT_EQ(ferry::detail::resident_count(), 0u);
+    ferry_test::expect_no_checked_leak();
+  }
+};
+
+// The reported leak: arguments mapped before the failing one kept their device copies.
+TEST_F(checked_errors, launch_rejected_while_mapping_frees_earlier_copies) {
+  std::vector<double> x = ramp(64);
+  std::vector<double> y(std::size_t{1} << 20, 1.0);  // 8 MiB, mapped before x is rejected
+  const std::vector<double> y0 = y;
+  auto r = ferry::preload(std::as_const(x));
+  const std::size_t resident_bytes = ferry::detail::checked_outstanding_bytes();
+  for (int k = 0; k < 3; ++k) {
+    try {
+      write_both(y, x);
+      FAIL() << "writing preload()ed data was accepted";
+    } catch (const ferry::residency_error& e) {
+      EXPECT_EQ(e.kernel(), "write_both");
+      EXPECT_TRUE(ferry_test::contains(e.what(), "argument 2"));
+    }
+    EXPECT_EQ(ferry::detail::checked_outstanding_bytes(), resident_bytes) << "attempt " << k;
+  }
+  EXPECT_EQ(y, y0);
+  r.release();
+}
+
+TEST_F(checked_errors, allocation_failure_on_each_argument_frees_the_others) {
+  const index n = 32;
+  const std::vector<double> a = ramp(n), b = ramp(n), c = ramp(n);
+  std::vector<double> out(n, -5.0);
+  const std::vector<double> out0 = out;
+  for (int k = 1; k <= 4; ++k) {
+    ferry::detail::checked_inject_failure(ferry::detail::checked_fault::allocation, k);
+    try {
+      sum3(out, a, b, c);
+      FAIL() << "injected allocation failure " << k << " did not surface";
+    } catch (const ferry::out_of_memory& e) {
+      EXPECT_TRUE(ferry_test::contains(e.what(), "injected allocation failure"));
+    }
+    EXPECT_EQ(ferry::detail::checked_outstanding_allocations(), 0u)
+        << "failure at allocation " << k;
+    EXPECT_EQ(out, out0) << "a failed launch changed its output";
+  }
+  sum3(out, a, b, c);  // and the next launch works
+  for (index i = 0; i < n; ++i) EXPECT_EQ(out[i], 3.0 * a[i]);
+}
+
+TEST_F(checked_errors, copy_failure_in_or_out_frees_everything) {
+  const index n = 32;
+  const std::vector<double> a = ramp(n), b = ramp(n), c = ramp(n);
+  // Copies: out in, a, b, c in (1-4), out back (5).
+  for (int k = 1; k <= 5; ++k) {
+    std::vector<double> out(n, -5.0);
+    ferry::detail::checked_inject_failure(ferry::detail::checked_fault::copy, k);
+    try {
+      sum3(out, a, b, c);
+      FAIL() << "injected copy failure " << k << " did not surface";
+    } catch (const ferry::device_error& e) {
+      EXPECT_TRUE(ferry_test::contains(e.what(), "injected"));
+      EXPECT_TRUE(ferry_test::contains(e.what(), k == 5 ? "device->host" : "host->device"));
+    }
+    EXPECT_EQ(ferry::detail::checked_outstanding_allocations(), 0u) << "failure at copy " << k;
+    EXPECT_EQ(out, std::vector<double>(n, -5.0)) << "host data changed by a failed copy " << k;
+  }
+}
+
+TEST_F(checked_errors, preload_copy_and_allocation_failures_leave_nothing_resident) {
+  std::vector<double> y = ramp(64);
+  ferry::detail::checked_inject_failure(ferry::detail::checked_fault::allocation, 1);
+  EXPECT_THROW(ferry::preload_mut(y), ferry::out_of_memory);
+  ferry::detail::checked_inject_failure(ferry::detail::checked_fault::copy, 1);
+  EXPECT_THROW(ferry::preload_mut(y), ferry::device_error);
+  auto w = ferry::preload_mut(y);
+  add_one(y);
+  ferry::detail::checked_inject_failure(ferry::detail::checked_fault::copy, 1);
+  EXPECT_THROW(w.release(), ferry::device_error);  // the copy back fails; the copy is freed
+  EXPECT_EQ(y, ramp(64));
+}
 
 // --- checked backend: host writes to preloaded data ----------------------------------------
 
 class checked_residency : public ::testing::Test {
  protected:
   void SetUp() override { ferry::set_backend(ferry::backend::checked); }
-  void TearDown() override { EXPECT_EQ(ferry::detail::resident_count(), 0u); }
+  void TearDown() override {
+    EXPECT_EQ(ferry::detail::resident_count(), 0u);
+    ferry_test::expect_no_checked_leak();
+  }
 };
 
 TEST_F(checked_residency, host_write_to_preload_detected_at_next_launch) {
@@ -312,6 +619,55 @@ TEST_F(checked_residency, host_write_to_preload_mut_detected_at_release) {
   add_one(y);
   y[0] = 12345.0;  // would be lost (or would clobber the device's result): an error
   EXPECT_THROW(w.release(), ferry::residency_error);
+}
+
+TEST_F(checked_residency, kernel_writing_a_read_only_argument_is_detected) {
+  const std::vector<double> x = ramp(40);
+  std::vector<double> y(40, 0.0);
+  try {
+    sneaky_write(y, x);
+    FAIL() << "a kernel wrote through view<const T> unnoticed";
+  } catch (const ferry::residency_error& e) {
+    EXPECT_EQ(e.kernel(), "sneaky_write");
+    EXPECT_TRUE(ferry_test::contains(e.what(), "argument 2 (read-only container) is read-only"));
+  }
+  EXPECT_EQ(x, ramp(40)) << "the host copy of a read-only argument changed";
+}
+
+TEST_F(checked_residency, kernel_writing_a_preloaded_argument_is_detected_and_repaired) {
+  const std::vector<double> x = ramp(40);
+  std::vector<double> y(40, 0.0);
+  auto r = ferry::preload(std::as_const(x));
+  EXPECT_THROW(sneaky_write(y, x), ferry::residency_error);
+  // The host copy is intact, so the next launch reads it again instead of the corrupted copy.
+  std::fill(y.begin(), y.end(), 0.0);
+  accumulate(y, x);
+  EXPECT_EQ(y, x);
+  r.release();
+}
+
+TEST_F(checked_residency, array_host_pointer_kept_across_a_launch_is_detected) {
+  ferry::array<double> a(16, 1.0);
+  std::vector<double> y(16, 0.0);
+  double* p = a.data();
+  triple_array(a);  // the device copy is newer now; p points at the stale host copy
+  p[0] = 100.0;
+  try {
+    twice_array(y, a);
+    FAIL() << "a host write through a stale ferry::array pointer was not detected";
+  } catch (const ferry::residency_error& e) {
+    EXPECT_EQ(e.kernel(), "twice_array");
+    EXPECT_TRUE(ferry_test::contains(e.what(), "through a pointer obtained before a launch"));
+  }
+  // Taking the pointer again after the launch is the supported way.
+  ferry::array<double> b(16, 1.0);
+  double* q = b.data();
+  triple_array(b);
+  q = b.data();
+  q[0] = 100.0;
+  twice_array(y, b);
+  EXPECT_EQ(y[0], 200.0);
+  EXPECT_EQ(y[1], 6.0);
 }
 
 TEST_F(checked_residency, unchanged_host_data_passes_release) {

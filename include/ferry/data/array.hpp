@@ -3,13 +3,17 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <new>
 #include <span>
+#include <string>
 #include <type_traits>
 #include <utility>
 
 #include "ferry/core/config.hpp"
+#include "ferry/core/error.hpp"
 #include "ferry/data/environment.hpp"
 
 namespace ferry {
@@ -25,10 +29,21 @@ namespace ferry {
 ///   newer, so the next launch that reads the array copies it again. Read through a const
 ///   reference (std::as_const(a)[i]) to avoid that.
 /// * On CUDA the host copy is page-locked, so copies run at the full DMA rate.
-/// Like Kokkos' DualView, but the bookkeeping is automatic.
+/// * Both copies are aligned for T (at least alignof(T); up to 256 bytes, the alignment device
+///   allocations guarantee, see allocation_alignment).
+/// * A host pointer from data()/begin()/operator[] is valid for writing only until the next
+///   launch that writes the array; the checked backend reports a later write through it as
+///   residency_error (it hashes the host copy when a launch makes the device copy newer).
+/// * The array is recorded in the data environment on every backend (host backends copy
+///   nothing), so launches on part of it follow the same residency rules everywhere.
+/// Like Kokkos' DualView, but the bookkeeping is automatic. One array object is used by one
+/// thread at a time (launches reading it may run in several threads).
 template <class T>
 class array {
   static_assert(std::is_trivially_copyable_v<T>, "ferry::array<T> needs a trivially copyable T");
+  static_assert(alignof(T) <= detail::allocation_alignment,
+                "ferry::array<T>: alignof(T) exceeds 256 bytes, the alignment device allocations "
+                "guarantee (CUDA's); use a type with alignas(256) or less");
 
  public:
   using value_type = T;
@@ -100,52 +115,61 @@ class array {
 
   /// Copies the device's newer data to the host now (no-op if the host is current).
   void sync_host() const {
-    if (e_) detail::sync_to_host(*e_, "ferry::array");
+    // Unlocked fast path: host element access calls this every time.
+    if (e_ && e_->rt && detail::entry_state(*e_) == detail::residency::device_newer)
+      detail::sync_to_host(*e_, "ferry::array");
   }
   /// The host storage without synchronisation or state change. Used by launch mapping.
   T* unsynced_host_data() const { return h_; }
   /// Whether the device holds data newer than the host copy.
-  bool device_newer() const { return e_ && e_->state == detail::residency::device_newer; }
+  bool device_newer() const {
+    return e_ && detail::entry_state(*e_) == detail::residency::device_newer;
+  }
 
  private:
   void create(index n) {
     n_ = n;
     rt_ = detail::active_runtime();
+    if (n < 0 || static_cast<std::size_t>(n) > SIZE_MAX / sizeof(T))
+      throw out_of_memory("", "ferry::array: " + std::to_string(n) + " elements of " +
+                                  std::to_string(sizeof(T)) + " bytes do not fit in memory");
     const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
-    h_ = static_cast<T*>(rt_ ? rt_->allocate_host(bytes) : ::operator new(bytes ? bytes : 1));
-    if (rt_ && n > 0) {
-      try {
-        e_ = detail::make_resident(*rt_, h_, bytes, detail::entry_kind::array, false,
-                                   "ferry::array");
-      } catch (...) {
-        rt_->deallocate_host(h_);
-        throw;
-      }
+    h_ = static_cast<T*>(rt_ ? rt_->allocate_host(bytes)
+                             : ::operator new (bytes ? bytes : 1, std::align_val_t{host_align}));
+    try {
+      e_ = detail::make_resident(rt_, h_, bytes, detail::entry_kind::array, false, "ferry::array")
+               .entry;
+    } catch (...) {
+      free_host();
+      throw;
     }
   }
   void touch() {
-    if (e_) {
-      detail::sync_to_host(*e_, "ferry::array");
-      detail::mark_host_newer(*e_);
-    }
+    // Unlocked fast path: host element access calls this every time.
+    if (e_ && e_->rt && detail::entry_state(*e_) != detail::residency::host_newer)
+      detail::touch_host(*e_, "ferry::array");
+  }
+  void free_host() noexcept {
+    if (!h_) return;
+    if (rt_)
+      rt_->deallocate_host(h_);
+    else
+      ::operator delete (h_, std::align_val_t{host_align});
+    h_ = nullptr;
   }
   void destroy() noexcept {
     if (e_) {
-      e_->state = detail::residency::both;  // nothing to copy back: the array dies
       try {
-        detail::release_resident(e_, "ferry::array");
+        // Nothing to copy back: the array dies.
+        detail::release_resident({e_, 0}, "ferry::array", /*copy_back=*/false);
       } catch (...) {
       }
     }
-    if (h_) {
-      if (rt_)
-        rt_->deallocate_host(h_);
-      else
-        ::operator delete(h_);
-    }
-    h_ = nullptr;
+    free_host();
     e_ = nullptr;
   }
+  /// Host-backend storage alignment: T's, and at least the usual heap alignment.
+  static constexpr std::size_t host_align = std::max(alignof(T), alignof(std::max_align_t));
   T* h_ = nullptr;
   index n_ = 0;
   detail::env_entry* e_ = nullptr;

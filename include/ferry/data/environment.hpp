@@ -1,11 +1,29 @@
 // ferry: the data environment (ARCHITECTURE section 5). Per device, a table maps host address
 // ranges to device allocations with a residency state and a reference count. Every launch
 // consults it through launch_mapping; preload and ferry::array populate it.
+//
+// Thread-safety contract (docs/user-guide.md, "Threads"):
+//   * Launches, preload/preload_mut/with_preload*, resident::sync/release and ferry::array may be
+//     used from several host threads at once. Every table operation is atomic: lookups, state
+//     changes and the copies that go with them run under the table lock; an entry used by a
+//     launch in flight is pinned and is never freed or copied over until the launch ends.
+//   * Two launches in flight at the same time (from different threads) that touch overlapping
+//     memory where at least one of them writes it would race: the one that starts second raises
+//     aliasing_error before it moves any data. Launches in flight are registered in an
+//     intrusive list (no heap allocation per launch).
+//   * One handle object (a ferry::resident, a ferry::array) is used by one thread at a time, as
+//     with standard containers; distinct handles of the same data may live in different threads.
+//   * A resident container must keep its storage (no resize, move or destruction while
+//     resident); ferry detects a change at the next launch that finds the entry, sync or
+//     release and raises residency_error without touching the old storage.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
+#include <vector>
 
 #include "ferry/data/runtime.hpp"
 #include "ferry/partition/region.hpp"
@@ -22,17 +40,46 @@ enum class entry_kind : std::uint8_t {
   array,         ///< ferry::array: host writes through accessors mark the host newer
 };
 
-/// One resident host range.
+/// Reads a container's current storage as (first byte, size in bytes). Type-erased so that an
+/// entry can check, long after preload, that its container still owns the resident range.
+using storage_fn = std::pair<const void*, std::size_t> (*)(const void* container) noexcept;
+
+/// The container behind a residency handle: nullptr container for views (spans), which do not
+/// own storage and cannot be resized.
+struct owner_info {
+  const void* container = nullptr;
+  storage_fn storage = nullptr;
+};
+
+/// One resident host range. Fields other than `state` are read and written under the table
+/// lock only; `host`, `bytes` and `rt` never change after creation.
 struct env_entry {
   const std::byte* host = nullptr;
   std::size_t bytes = 0;
-  std::byte* device = nullptr;
-  device_runtime* rt = nullptr;
-  residency state = residency::both;
+  std::byte* device = nullptr;       ///< device copy of host[0]; congruent to host modulo 256
+  std::byte* device_base = nullptr;  ///< what rt->allocate returned (freed with it)
+  std::size_t device_bytes = 0;
+  device_runtime* rt = nullptr;  ///< nullptr: a host-backend record (nothing copied)
+  /// Atomic so that ferry::array's host accessors can skip the lock when nothing moves.
+  std::atomic<residency> state{residency::both};
   entry_kind kind = entry_kind::preload_read;
-  int refs = 1;
+  int refs = 1;         ///< residency handles (preload, preload_mut, array) holding it
+  int pins = 0;         ///< launches in flight using it
+  int write_pins = 0;   ///< of which write it
+  bool broken = false;  ///< its container changed storage: device copy discarded, error pending
   std::uint64_t host_hash = 0;  ///< checked backend: hash of the host bytes when last in sync
   bool hashed = false;
+  struct owner {
+    owner_info info;
+    std::uint64_t id = 0;
+  };
+  std::vector<owner> owners;
+};
+
+/// A handle's hold on an entry: the entry and the handle's owner record within it.
+struct resident_ref {
+  env_entry* entry = nullptr;
+  std::uint64_t owner = 0;
 };
 
 /// One argument region of a launch, with the argument's 1-based position for messages.
@@ -49,40 +96,62 @@ device_runtime* active_runtime();
 /// The checked backend's host-emulated device.
 device_runtime& checked_runtime();
 
+/// Checked backend: bytes and blocks allocated from its device (and its allocate_host) and not
+/// yet freed. Tests assert both are zero after every test: a leak on any error path shows.
+std::size_t checked_outstanding_bytes();
+std::size_t checked_outstanding_allocations();
+
+/// Checked backend fault injection (tests of error paths): the `after`-th next device
+/// allocation (1 = the next one) throws out_of_memory, or the `after`-th next copy (either
+/// direction) throws device_error. 0 disarms. One-shot.
+enum class checked_fault : std::uint8_t { allocation, copy };
+void checked_inject_failure(checked_fault kind, int after);
+
 /// Throws aliasing_error if two regions overlap and at least one is writable, naming both
 /// arguments (positions and kinds) and the overlapping bytes.
 void check_aliasing(const char* kernel, std::span<const arg_region> regions);
 
-/// Makes [host, host + bytes) resident on rt. If the range is resident already (same start
-/// and size) its reference count grows instead. copy_in: copy host->device now.
-/// Throws out_of_memory / device_error; residency_error if the range partially overlaps a
-/// resident one.
-env_entry* make_resident(device_runtime& rt, const void* host, std::size_t bytes, entry_kind kind,
-                         bool copy_in, const char* who);
+/// Makes [host, host + bytes) resident on rt, or, with rt == nullptr (host-memory backends),
+/// records it without copying anything, so that the same residency rules (read-only preload,
+/// partly resident ranges, container changes) hold on every backend. If the range is resident
+/// already the same way (same start, size, kind and runtime) its reference count grows instead.
+/// copy_in: copy host->device now. owner: the container, checked later for storage changes.
+/// Empty ranges are not recorded ({nullptr, 0}).
+/// Throws out_of_memory / device_error; residency_error if the range overlaps a resident one
+/// differently, its existing entry's container changed, or a launch in flight on another
+/// thread writes it.
+resident_ref make_resident(device_runtime* rt, const void* host, std::size_t bytes, entry_kind kind,
+                           bool copy_in, const char* who, owner_info owner = {});
 
-/// On host-memory backends (serial, openmp): records [host, host + bytes) as preloaded
-/// read-only without copying anything, so that launches writing it raise residency_error there
-/// as they do on separate-memory backends. Released with release_resident.
-env_entry* make_host_guard(const void* host, std::size_t bytes, const char* who);
-
-/// Brings the host copy up to date (device->host if the device is newer).
+/// Brings the host copy up to date (device->host if the device is newer), after waiting for
+/// launches in flight that write the entry. Throws residency_error if the container changed
+/// storage or (checked backend) the host wrote the data; device_error on a failed copy.
 void sync_to_host(env_entry& e, const char* who);
 
-/// Marks the host copy newer (ferry::array's non-const accessors).
-void mark_host_newer(env_entry& e);
+/// sync_to_host, then marks the host copy newer (ferry::array's non-const accessors).
+void touch_host(env_entry& e, const char* who);
 
-/// Drops one reference; the last one copies back (preload_mut, array: if the device is
-/// newer), checks for host writes on the checked backend and frees the device copy.
-/// Throws residency_error on a detected host write (after freeing).
-void release_resident(env_entry* e, const char* who);
+/// The entry's residency state now.
+inline residency entry_state(const env_entry& e) {
+  return e.state.load(std::memory_order_acquire);
+}
+
+/// Drops one reference (the handle's owner record `ref.owner`); the last one waits for launches
+/// in flight that use the entry, copies back (copy_back and preload_mut/array and device newer),
+/// checks for host writes on the checked backend and frees the device copy. Throws
+/// residency_error on a detected host write or container change (after freeing), device_error
+/// on a failed copy (after freeing).
+void release_resident(resident_ref ref, const char* who, bool copy_back = true);
 
 /// Number of resident entries (for tests and reports).
 std::size_t resident_count();
 
 /// Maps one launch's regions to addresses on the executing side and moves data as the mapping
-/// rules say. Construct before the kernel, call finish() after it; if the launch fails in
-/// between, the destructor frees what it allocated and copies nothing back, so host data is
-/// left untouched.
+/// rules say. Construct before the kernel, call finish() after it. If the constructor throws,
+/// or the launch fails before finish(), everything allocated is freed, pinned entries are
+/// unpinned and nothing is copied back, so host data is left untouched; finish() frees
+/// everything even when a copy back fails. While it lives the launch is registered as in flight
+/// (cross-thread aliasing check).
 class launch_mapping {
  public:
   /// rt == nullptr: host-memory backend (addresses are the host's; resident data that the
@@ -92,21 +161,34 @@ class launch_mapping {
   launch_mapping(const launch_mapping&) = delete;
   launch_mapping& operator=(const launch_mapping&) = delete;
   /// After the kernel: device->host for writable transient regions, frees them, updates the
-  /// residency state of resident ones.
+  /// residency state of resident ones. Checked backend: throws residency_error (after all of
+  /// that) if the kernel wrote a read-only argument.
   void finish();
   ~launch_mapping();
 
  private:
+  static constexpr std::size_t max_slots = 32;
+  // No member initialisers: only the launch's own slots are initialised (this runs on every
+  // launch, and most launches use a few of the 32).
   struct slot {
-    const arg_region* ar = nullptr;
-    env_entry* entry = nullptr;   // resident entry, or nullptr for a transient copy
-    std::byte* device = nullptr;  // transient allocation
+    env_entry* entry;   // pinned resident entry, or nullptr
+    bool direct;        // the launch uses entry's copy (not a transient one)
+    std::byte* device;  // transient allocation
+    std::size_t device_bytes;
+    std::uint64_t read_hash;  // checked backend: hash of a read-only region before the kernel
   };
+  void map(void** out);
+  void cleanup() noexcept;
+  friend struct inflight_registry;
   device_runtime* rt_;
   const char* kernel_;
-  slot slots_[32];
-  std::size_t n_ = 0;
-  bool finished_ = false;
+  std::span<const arg_region> regions_;
+  void** out_ = nullptr;
+  slot slots_[max_slots];
+  bool registered_ = false;
+  bool pinned_ = false;
+  launch_mapping* prev_ = nullptr;  // in-flight registry links
+  launch_mapping* next_ = nullptr;
 };
 
 /// Records a transfer in the statistics and the FERRY_INFO log.

@@ -7,6 +7,12 @@
 
 namespace ferry::detail {
 
+/// Alignment (bytes) of every device_runtime allocation. 256 is what CUDA guarantees for
+/// cudaMalloc and for cudaMallocAsync pool blocks (CUDA C++ Programming Guide, "Device Memory":
+/// "aligned to at least 256 bytes"), so the checked backend emulates the same. Element types
+/// with a larger alignof are rejected by ferry::array (static_assert).
+inline constexpr std::size_t allocation_alignment = 256;
+
 /// Allocation, copies and synchronisation of one device. All sizes are in bytes.
 class device_runtime {
  public:
@@ -15,7 +21,9 @@ class device_runtime {
   virtual const char* name() const = 0;
   /// The device, in words (model, memory, driver), for reports.
   virtual std::string description() const = 0;
-  /// Device memory of `bytes` bytes (from a caching pool). Throws out_of_memory.
+  /// Device memory of `bytes` bytes (from a caching pool), aligned to at least
+  /// `allocation_alignment` bytes, so a copy of any element type ferry accepts is aligned.
+  /// Throws out_of_memory.
   virtual void* allocate(std::size_t bytes) = 0;
   /// Returns memory from allocate() to the pool.
   virtual void deallocate(void* p, std::size_t bytes) noexcept = 0;
@@ -30,7 +38,8 @@ class device_runtime {
   /// Returns memory cached by the allocator (freed blocks kept for reuse) to the system.
   virtual void release_cached() {}
   /// Host memory that copies to and from this device fastest (CUDA: page-locked), used by
-  /// ferry::array for its host copy. Throws out_of_memory.
+  /// ferry::array for its host copy; aligned to at least `allocation_alignment` bytes.
+  /// Throws out_of_memory.
   virtual void* allocate_host(std::size_t bytes);
   /// Frees memory from allocate_host().
   virtual void deallocate_host(void* p) noexcept;
