@@ -14,6 +14,7 @@
 
 #include "ferry/core/config.hpp"
 #include "ferry/core/error.hpp"
+#include "ferry/core/reflect.hpp"
 #include "ferry/data/environment.hpp"
 
 namespace ferry {
@@ -40,7 +41,11 @@ namespace ferry {
 /// thread at a time (launches reading it may run in several threads).
 template <class T>
 class array {
-  static_assert(std::is_trivially_copyable_v<T>, "ferry::array<T> needs a trivially copyable T");
+  static_assert(is_kernel_value_v<T>,
+                "ferry::array<T>: T must be a kernel value: arithmetic, "
+                "enum, or a pointer-free trivially copyable aggregate. Pointers, references, "
+                "views and other handles cannot be elements: a kernel would follow host "
+                "addresses ferry does not map. Store indices into another array instead");
   static_assert(alignof(T) <= detail::allocation_alignment,
                 "ferry::array<T>: alignof(T) exceeds 256 bytes, the alignment device allocations "
                 "guarantee (CUDA's); use a type with alignas(256) or less");
