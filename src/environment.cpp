@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <type_traits>
 
 #include "ferry/core/error.hpp"
 
@@ -258,7 +259,9 @@ launch_mapping::launch_mapping(device_runtime* rt, const char* kernel,
   auto& t = the_table();
   // Look every region up under one lock, and not at all when nothing is resident (the common
   // case of interface A): this runs on every launch.
-  env_entry* found[std::size(slots_)] = {};
+  // std::extent_v, not std::size(slots_): Clang 14 rejects a use of `this` (the member) in an
+  // array bound, before C++23's P2280.
+  env_entry* found[std::extent_v<decltype(slots_)>] = {};
   if (t.count.load(std::memory_order_acquire) != 0) {
     std::lock_guard lock(t.m);
     for (std::size_t i = 0; i < regions.size(); ++i)
