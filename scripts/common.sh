@@ -13,6 +13,13 @@ FERRY_JOBS="$(nproc 2>/dev/null || echo 2)"
 FERRY_BUILD_PACKAGES=(build-essential g++ cmake ninja-build libgtest-dev libcli11-dev
   nlohmann-json3-dev)
 
+# Debian packages of the clang and ThreadSanitizer builds of scripts/test.sh: Clang 14 (Debian
+# 12's), its sanitizer runtimes (only recommended by clang-14, so named here), and LLVM's OpenMP
+# runtime, whose Archer tool (libarcher.so) makes OpenMP's synchronisation visible to TSan.
+# GCC's ASan and UBSan runtimes come with g++ (libasan8, libubsan1).
+FERRY_CLANG_PACKAGES=(clang-14 libclang-rt-14-dev libomp-14-dev)
+FERRY_CLANGXX="${FERRY_CLANGXX:-clang++-14}"
+
 say() { printf '==> %s\n' "$*"; }
 warn() { printf '==> warning: %s\n' "$*" >&2; }
 die() {
@@ -57,6 +64,48 @@ configure_host_build() {
   cmake -S "$FERRY_ROOT" -B "$FERRY_BUILD" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
     -DFERRY_DEVICE_BACKEND=none -DFERRY_BUILD_PERF=ON -DFERRY_BUILD_TESTS=ON \
     -DFERRY_BUILD_EXAMPLES=ON
+}
+
+# Prints the path of LLVM's Archer OpenMP tool (libarcher.so) that matches $FERRY_CLANGXX, or
+# nothing: Debian ships it in libomp-14-dev under /usr/lib/llvm-14/lib, outside the loader's
+# search path, so OMP_TOOL_LIBRARIES gets the full path.
+find_archer() {
+  local f
+  f=$(dpkg-query -L libomp-14-dev 2>/dev/null | grep '/libarcher\.so$' | head -n 1 || true)
+  if [[ -z "$f" ]] && command -v "$FERRY_CLANGXX" >/dev/null 2>&1; then
+    # <llvm>/lib/clang/<version> is Clang's resource folder; the runtimes are in <llvm>/lib.
+    f="$("$FERRY_CLANGXX" -print-resource-dir)/../../libarcher.so"
+  fi
+  [[ -n "$f" && -f "$f" ]] && realpath "$f"
+  return 0
+}
+
+# Run-time settings of the sanitizer builds, as VAR=value words in the array SANITIZER_ENV (for
+# `env`); they apply to their build too, since test discovery runs the test programs at build
+# time. Options already in the environment come last, so they win.
+#   ASan: leaks fail (LeakSanitizer), and the stack/initialisation-order checks that are off by
+#         default are on.
+#   UBSan: a stack trace with each report (the program aborts at the first one:
+#          -fno-sanitize-recover=undefined, see cmake/FerrySanitize.cmake).
+asan_env() {
+  SANITIZER_ENV=(
+    "ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+    "UBSAN_OPTIONS=print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}")
+}
+#   TSan: stop at the first report (a race fails its test), show both stacks of a lock-order
+#         inversion, and skip the uninstrumented OpenMP runtime's own accesses (libarcher's
+#         advice; Archer supplies the runtime's happens-before edges instead).
+#   Archer (LLVM's OpenMP tool for TSan): loaded through OMP_TOOL_LIBRARIES; ignore_serial=0
+#         keeps code outside parallel regions checked (host threads of the stress tests).
+#   OMP_NUM_THREADS: at least 2, also on a 1-core machine, or no two OpenMP threads could race.
+tsan_env() { # path of libarcher.so
+  SANITIZER_ENV=(
+    "TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:ignore_noninstrumented_modules=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
+    "OMP_TOOL_LIBRARIES=$1"
+    "ARCHER_OPTIONS=${ARCHER_OPTIONS:-enable=1 ignore_serial=0}")
+  if (($(nproc 2>/dev/null || echo 1) < 2)); then
+    SANITIZER_ENV+=("OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}")
+  fi
 }
 
 # Prints the path of nvcc (PATH first, then the toolkit's usual place), or nothing.

@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
 # Builds and runs every test:
-#   1. host build in build/ (Release, OpenMP default): library, ferry-perf, tests, examples;
+#   1. host build in build/ (Release, GCC, OpenMP default): library, ferry-perf, tests, examples;
 #      runs ctest;
 #   2. packaging: installs build/ into build/install and builds and runs examples/consumer
 #      against it with find_package(ferry), then again with add_subdirectory(ferry);
-#   3. if nvcc is found (PATH or /usr/local/cuda/bin): CUDA build in build-cuda/
+#   3. clang build in build-clang/ (Release, $FERRY_CLANGXX, default clang++-14): library and
+#      tests, runs ctest (unit and compile-fail tests, header check);
+#   4. ASan+UBSan build in build-asan/ (GCC, -DFERRY_SANITIZE=address,undefined): library, unit
+#      tests, examples; runs them (every host backend: serial, checked, openmp/libgomp);
+#   5. TSan build in build-tsan/ (Clang with LLVM's libomp, -DFERRY_SANITIZE=thread, Archer
+#      loaded for OpenMP): library, unit tests, examples; runs them;
+#   6. if nvcc is found (PATH or /usr/local/cuda/bin): CUDA build in build-cuda/
 #      (-DFERRY_DEVICE_BACKEND=cuda), runs its ctest with FERRY_BACKEND=openmp, since a machine
 #      without a GPU must pass too. Set FERRY_TEST_CUDA=0 to skip this part.
+# FERRY_TEST_CLANG=0, FERRY_TEST_ASAN=0 and FERRY_TEST_TSAN=0 skip parts 3, 4 and 5. The
+# sanitizer builds leave out ferry-perf (its own tests run in part 1) and run everything but the
+# compile-fail and header tests, which compile code and run nothing.
 # Ends with the line "N passed, N failed" over all of them (a failed build counts as one failure;
-# the build keeps going past a broken target, so everything else is still tested); exits
-# non-zero on any failure.
+# the build keeps going past a broken target, so everything else is still tested), after the
+# wall and CPU time of each part; exits non-zero on any failure.
 #
 # Usage: scripts/test.sh [ctest options...]    e.g. scripts/test.sh -R example
-# Extra arguments go to both ctest runs (the packaging checks always run).
+# Extra arguments go to every ctest run (the packaging checks always run).
 # Installs missing Debian build packages first (needs root or sudo then).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -21,6 +30,9 @@ passed=0
 failed=0
 failures=()
 timings=()
+# Prefix of the build and ctest commands of the current part: `env VAR=value...` for the
+# sanitizers' run-time settings (empty: the environment as it is).
+part_run=()
 
 # Records one check outside ctest (a build step, a packaging run).
 record() { # name status
@@ -39,7 +51,8 @@ run_ctest() {
   log="$dir/ctest-summary.log"
   say "running the $label tests (ctest, $FERRY_JOBS jobs)"
   set +e
-  ctest --test-dir "$dir" --output-on-failure --parallel "$FERRY_JOBS" "$@" 2>&1 | tee "$log"
+  "${part_run[@]}" ctest --test-dir "$dir" --output-on-failure --parallel "$FERRY_JOBS" "$@" 2>&1 |
+    tee "$log"
   local rc=${PIPESTATUS[0]}
   set -e
   local line total=0 nfail=0
@@ -97,10 +110,33 @@ build_all() { # dir
     Ninja) keep_going=(-- -k 0) ;;
     "Unix Makefiles") keep_going=(-- -k) ;;
   esac
-  cmake --build "$1" --parallel "$FERRY_JOBS" "${keep_going[@]}"
+  "${part_run[@]}" cmake --build "$1" --parallel "$FERRY_JOBS" "${keep_going[@]}"
 }
 
-ensure_packages "${FERRY_BUILD_PACKAGES[@]}"
+# Part 3-5: configures build folder $2 (under the root) with compiler $3, build type $4 and
+# sanitizers $5 (FERRY_SANITIZE; empty: none), builds everything in it (library, tests, and the
+# examples if $6 is ON; never ferry-perf) and runs its ctest with the remaining arguments.
+extra_build() { # label folder compiler build_type sanitize examples [ctest args...]
+  local label="$1" dir="$FERRY_ROOT/$2" cxx="$3" type="$4" sanitize="$5" examples="$6"
+  shift 6
+  local gen=()
+  [[ -f "$dir/CMakeCache.txt" ]] || gen=(-G Ninja)
+  say "configuring the $label build in ${dir#"$FERRY_ROOT"/}/ ($cxx, $type${sanitize:+, -fsanitize=$sanitize})"
+  if step "configure ($label)" cmake -S "$FERRY_ROOT" -B "$dir" "${gen[@]}" \
+    -DCMAKE_BUILD_TYPE="$type" -DCMAKE_CXX_COMPILER="$cxx" -DFERRY_DEVICE_BACKEND=none \
+    -DFERRY_SANITIZE="$sanitize" -DFERRY_BUILD_PERF=OFF -DFERRY_BUILD_TESTS=ON \
+    -DFERRY_BUILD_EXAMPLES="$examples"; then
+    say "building everything in ${dir#"$FERRY_ROOT"/}/ with $FERRY_JOBS jobs"
+    step "build ($label)" build_all "$dir" || true
+    run_ctest "$dir" "$label" "$@"
+  fi
+}
+
+packages=("${FERRY_BUILD_PACKAGES[@]}")
+if [[ "${FERRY_TEST_CLANG:-1}" != 0 || "${FERRY_TEST_TSAN:-1}" != 0 ]]; then
+  packages+=("${FERRY_CLANG_PACKAGES[@]}")
+fi
+ensure_packages "${packages[@]}"
 
 # --- 1. host build ---------------------------------------------------------------------------
 part_start
@@ -148,7 +184,62 @@ else
 fi
 part_end packaging
 
-# --- 3. CUDA build (compile with nvcc, run on the host) ------------------------------------
+# --- 3. clang build --------------------------------------------------------------------------
+# Compiles what GCC compiled with a second compiler (Clang rejects code GCC accepts, and the
+# reverse) and runs the compile-fail tests against Clang's diagnostics.
+if [[ "${FERRY_TEST_CLANG:-1}" == 0 ]]; then
+  say "skipping the clang build (FERRY_TEST_CLANG=0)"
+else
+  part_start
+  extra_build clang build-clang "$FERRY_CLANGXX" Release "" OFF "$@"
+  part_end "clang build + tests"
+fi
+
+# --- 4. AddressSanitizer + UndefinedBehaviorSanitizer -----------------------------------------
+# GCC, so the openmp backend runs on libgomp here (and on LLVM's libomp in part 5).
+# RelWithDebInfo: optimised like a user's build (UBSan sees what the optimiser assumes), with
+# line numbers in reports.
+if [[ "${FERRY_TEST_ASAN:-1}" == 0 ]]; then
+  say "skipping the ASan+UBSan build (FERRY_TEST_ASAN=0)"
+else
+  part_start
+  asan_env
+  part_run=(env "${SANITIZER_ENV[@]}")
+  extra_build "ASan+UBSan" build-asan g++ RelWithDebInfo address,undefined ON \
+    -LE 'compile_fail|headers' "$@"
+  part_run=()
+  part_end "ASan+UBSan build + tests"
+fi
+
+# --- 5. ThreadSanitizer ----------------------------------------------------------------------
+# Clang, because TSan needs an OpenMP runtime it can see through: LLVM's libomp reports its
+# synchronisation to the Archer tool, GCC's libgomp reports nothing (false races).
+if [[ "${FERRY_TEST_TSAN:-1}" == 0 ]]; then
+  say "skipping the TSan build (FERRY_TEST_TSAN=0)"
+else
+  part_start
+  archer="$(find_archer)"
+  if [[ -z "$archer" ]]; then
+    record "TSan: LLVM's Archer tool (libarcher.so, package libomp-14-dev) not found" 1
+  else
+    say "TSan: OpenMP tool $archer"
+    tsan_env "$archer"
+    part_run=(env "${SANITIZER_ENV[@]}")
+    # TSan of LLVM 14 cannot map its shadow memory under more than 28 bits of mmap
+    # randomisation (newer kernels' default): run without address randomisation then.
+    if (($(cat /proc/sys/vm/mmap_rnd_bits 2>/dev/null || echo 28) > 28)) &&
+      setarch "$(uname -m)" -R true 2>/dev/null; then
+      say "TSan: vm.mmap_rnd_bits > 28, running without address randomisation (setarch -R)"
+      part_run+=(setarch "$(uname -m)" -R)
+    fi
+    extra_build TSan build-tsan "$FERRY_CLANGXX" RelWithDebInfo thread ON \
+      -LE 'compile_fail|headers' "$@"
+    part_run=()
+  fi
+  part_end "TSan build + tests"
+fi
+
+# --- 6. CUDA build (compile with nvcc, run on the host) ------------------------------------
 nvcc="$(find_nvcc)"
 if [[ "${FERRY_TEST_CUDA:-1}" == 0 ]]; then
   say "skipping the CUDA build (FERRY_TEST_CUDA=0)"
