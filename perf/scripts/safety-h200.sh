@@ -87,9 +87,9 @@ case $mode in
     unit_filter='*/cuda:-*death*:*fault*'
     small_perf=(--size 20000 --reps 2 -v base_cuda,ferry_A,ferry_B,ferry_C)
     for tool in memcheck racecheck initcheck synccheck; do
-      sanitize "$tool" unit 240 "$(bin ferry_unit_tests)" --gtest_filter="$unit_filter" --gtest_brief=1
-      for e in "${examples[@]}"; do sanitize "$tool" "$(basename "$e")" 60 "$e"; done
-      sanitize "$tool" ferry-perf 240 "$(bin ferry-perf)" "${small_perf[@]}"
+      sanitize "$tool" unit 150 "$(bin ferry_unit_tests)" --gtest_filter="$unit_filter" --gtest_brief=1
+      for e in "${examples[@]}"; do sanitize "$tool" "$(basename "$e")" 40 "$e"; done
+      sanitize "$tool" ferry-perf 120 "$(bin ferry-perf)" "${small_perf[@]}"
     done
     ;;
   bounds)
