@@ -528,8 +528,9 @@ class tiles3d_t : public strategy_base {
 // --------------------------------------------------------------------------------------------
 /// Write-only form of strategy S: identical partition, but the buffer is not copied host->device
 /// before the launch (its old contents are not read), only device->host after it.
-/// A thread must write every element of its part: elements it leaves unwritten come back with
-/// unspecified values on device backends.
+/// A thread must write every element of its part: elements it leaves unwritten come back as zero
+/// bytes on device backends (never as uninitialised device memory; NaN-poison bytes on checked)
+/// and keep their old host values on host backends.
 template <class S>
 class write_only_t : public S {
  public:
