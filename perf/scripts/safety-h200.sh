@@ -86,15 +86,29 @@ case $mode in
     # on purpose; the fault tests make kernels fail on purpose: both are excluded.
     unit_filter='*/cuda:-*death*:*fault*'
     small_perf=(--size 20000 --reps 2 -v base_cuda,ferry_A,ferry_B,ferry_C)
+    # The four tools run side by side (one GPU, many cores): each appends its rows to a file of
+    # its own, merged below, so a call ends well inside the device machine's 10 minutes.
     for tool in memcheck racecheck initcheck synccheck; do
-      sanitize "$tool" unit 150 "$(bin ferry_unit_tests)" --gtest_filter="$unit_filter" --gtest_brief=1
-      for e in "${examples[@]}"; do sanitize "$tool" "$(basename "$e")" 40 "$e"; done
-      sanitize "$tool" ferry-perf 120 "$(bin ferry-perf)" "${small_perf[@]}"
+      (
+        rows=()
+        failed=0
+        sanitize "$tool" unit 240 "$(bin ferry_unit_tests)" --gtest_filter="$unit_filter" --gtest_brief=1
+        for e in "${examples[@]}"; do sanitize "$tool" "$(basename "$e")" 60 "$e"; done
+        sanitize "$tool" ferry-perf 180 "$(bin ferry-perf)" "${small_perf[@]}"
+        printf '%s\n' "${rows[@]}" >"$out/rows-$tool.txt"
+        exit $failed
+      ) &
+    done
+    for job in $(jobs -p); do wait "$job" || failed=1; done
+    for tool in memcheck racecheck initcheck synccheck; do
+      [[ -f $out/rows-$tool.txt ]] || { rows+=("$tool|no result|"); failed=1; continue; }
+      while IFS= read -r r; do [[ -n $r ]] && rows+=("$r"); done <"$out/rows-$tool.txt"
+      rm -f "$out/rows-$tool.txt"
     done
     ;;
   bounds)
-    step "bounds cost (5 rounds)" bounds-cost.log 540 \
-      "$here/bounds-cost.sh" -n 5 -b "$bindir" -o "$out/bounds-cost.csv" -- \
+    step "bounds cost (${BOUNDS_ROUNDS:-5} rounds)" bounds-cost.log 540 \
+      "$here/bounds-cost.sh" -n "${BOUNDS_ROUNDS:-5}" -b "$bindir" -o "$out/bounds-cost.csv" -- \
       --backend cuda -v base_cuda,ferry_A,ferry_B,ferry_C
     ;;
   *)
