@@ -63,7 +63,11 @@ sanitize() { # tool name limit_s command...
     "$@" >"$out/$log" 2>&1
   local rc=$?
   local findings
+  # memcheck, initcheck, synccheck: "ERROR SUMMARY: N errors"; racecheck: "RACECHECK SUMMARY:
+  # N hazards displayed (E errors, W warnings)".
   findings=$(grep -Eo "ERROR SUMMARY: [0-9]+" "$out/$log" | tail -n 1 | grep -Eo "[0-9]+$")
+  [[ -n $findings ]] ||
+    findings=$(grep -Eo "RACECHECK SUMMARY: [0-9]+ hazards" "$out/$log" | tail -n 1 | grep -Eo "[0-9]+")
   [[ -n $findings ]] || findings="?"
   if ((rc == 0)) && [[ $findings == 0 ]]; then
     rows+=("$tool $name|0 findings|")
