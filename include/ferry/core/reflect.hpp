@@ -676,6 +676,39 @@ constexpr kernel_value_verdict verdict_of() {
   }
 }
 
+/// Whether a kernel value T has a `mutable` member at some depth. Bound through a const lvalue,
+/// every member of an aggregate is const except a mutable one, so a kernel could write it
+/// through a `const T&` (a view<const T>, or a by-value argument ferry passes by const
+/// reference). False for types that are not kernel values (another rule rejects them) and for
+/// trusted types (their promise covers this).
+template <class T>
+constexpr bool has_mutable_member();
+
+template <class... Fs>
+constexpr bool any_mutable_field(type_list<Fs...>) {
+  return ((!std::is_const_v<std::remove_reference_t<Fs>> ||
+           has_mutable_member<std::remove_cvref_t<Fs>>()) ||
+          ... || false);
+}
+
+template <class T>
+constexpr bool has_mutable_member() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_array_v<U>) {
+    return has_mutable_member<std::remove_all_extents_t<U>>();
+  } else if constexpr (is_std_array<U>::value) {
+    return has_mutable_member<typename U::value_type>();
+  } else if constexpr (!std::is_class_v<U> || is_std_complex<U>::value ||
+                       trust_as_kernel_value<U>::value) {
+    return false;
+  } else if constexpr (verdict_of<U>() != kernel_value_verdict::ok) {
+    return false;
+  } else {
+    return any_mutable_field(
+        decltype(field_types_by_binding<const U, field_count_v<U>.count>(lvalue_of<const U>())){});
+  }
+}
+
 /// The verdict for T: kernel_value_verdict::ok, or the first reason T is not a kernel value.
 template <class T>
 inline constexpr kernel_value_verdict kernel_value_verdict_v = verdict_of<T>();
@@ -712,6 +745,11 @@ struct is_kernel_value : std::bool_constant<is_kernel_value_v<T>> {};
 /// A type whose values may be passed to a kernel by value; see is_kernel_value_v.
 template <class T>
 concept kernel_value = is_kernel_value_v<T>;
+
+/// T (a kernel value) has a `mutable` member at some depth, which a kernel could write through
+/// the `const T&` ferry hands it for read-only data: ferry rejects such element and value types.
+template <class T>
+inline constexpr bool has_mutable_member_v = detail::has_mutable_member<T>();
 
 /// T is an array or aggregate that holds, at some depth, a pointer (object, function, member or
 /// std::nullptr_t), and that is its first problem. False for a pointer itself

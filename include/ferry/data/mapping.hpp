@@ -101,6 +101,7 @@ enum class arg_kind {
   reject_element_pointer_member,
   reject_element_not_trivially_copyable,
   reject_uninspectable_element,
+  reject_mutable_member,
 };
 
 /// The by-value rule (ARCHITECTURE section 1) applied to the element type T of a container a
@@ -108,8 +109,8 @@ enum class arg_kind {
 /// when T is a kernel value (is_kernel_value_v), else the reason it is not. Elements are copied
 /// to the device bytewise, so a pointer, reference, view, reducer or other handle inside one
 /// would reach the kernel past ferry's data mapping.
-template <class T>
-consteval arg_kind classify_element(arg_kind accepted) {
+template <class T, arg_kind accepted>
+consteval arg_kind classify_element() {
   using U = std::remove_cv_t<T>;
   if constexpr (std::is_pointer_v<U> || std::is_member_pointer_v<U> || std::is_null_pointer_v<U>)
     return arg_kind::reject_pointer_element;
@@ -119,6 +120,8 @@ consteval arg_kind classify_element(arg_kind accepted) {
     return arg_kind::reject_element_pointer_member;
   else if constexpr (!is_kernel_value_v<U>)
     return arg_kind::reject_uninspectable_element;
+  else if constexpr (accepted == arg_kind::read && has_mutable_member_v<U>)
+    return arg_kind::reject_mutable_member;
   else
     return accepted;
 }
@@ -144,19 +147,19 @@ consteval arg_kind classify() {
     if constexpr (std::is_void_v<typename element_of<D>::type>)
       return arg_kind::partitioned;
     else
-      return classify_element<typename element_of<D>::type>(arg_kind::partitioned);
+      return classify_element<typename element_of<D>::type, arg_kind::partitioned>();
   } else if constexpr (is_reduction_v<D>)
-    return classify_element<typename D::value_type>(arg_kind::reduction);
+    return classify_element<typename D::value_type, arg_kind::reduction>();
   else if constexpr (is_atomic_v<D>)
-    return classify_element<typename decltype(D::buf)::element_type>(arg_kind::atomic);
+    return classify_element<typename decltype(D::buf)::element_type, arg_kind::atomic>();
   else if constexpr (is_read_v<D>)
-    return classify_element<typename D::value_type>(arg_kind::read);
+    return classify_element<typename D::value_type, arg_kind::read>();
   else if constexpr (std::is_pointer_v<D> || std::is_member_pointer_v<D> ||
                      std::is_null_pointer_v<D>)
     return arg_kind::reject_pointer;
   else if constexpr (contiguous_container<D>) {
     if constexpr (std::is_const_v<exposed_element_t<A>>)
-      return classify_element<exposed_element_t<A>>(arg_kind::read);
+      return classify_element<exposed_element_t<A>, arg_kind::read>();
     else
       return arg_kind::reject_mutable_container;
   } else if constexpr (!std::is_trivially_copyable_v<D>)
@@ -165,6 +168,8 @@ consteval arg_kind classify() {
     return arg_kind::reject_pointer_member;
   else if constexpr (!is_kernel_value_v<D>)
     return arg_kind::reject_uninspectable_value;
+  else if constexpr (has_mutable_member_v<D>)
+    return arg_kind::reject_mutable_member;
   else
     return arg_kind::value;
 }
@@ -224,6 +229,12 @@ consteval bool check_argument() {
                 "Use plain aggregates of values as elements; for a class you know holds no "
                 "pointer, handle or reference at any depth, specialise "
                 "ferry::trust_as_kernel_value<T> as std::true_type");
+  static_assert(k != arg_kind::reject_mutable_member,
+                "ferry::launch: the elements of this argument (or this by-value argument) have a "
+                "`mutable` member: a kernel could write it through the const reference ferry "
+                "hands it for read-only data, from every thread at once (a race) and, on a "
+                "device, without the write ever reaching the host. Remove `mutable`, or pass the "
+                "data through a partitioning strategy if kernels must write it");
   return true;
 }
 
