@@ -406,6 +406,12 @@ void release_resident(resident_ref ref, const char* who, bool copy_back) {
   std::erase_if(e->owners, [&](const env_entry::owner& o) { return o.id == ref.owner; });
   if (--e->refs > 0) {
     if (e->broken) throw broken_error(who, *e, now);
+    // Another handle keeps the data resident, but this one's end still brings the host copy up
+    // to date, as a preload_mut promises when it ends.
+    if (copy_back && e->kind == entry_kind::preload_mut) {
+      t.unpinned.wait(lock, [&] { return e->write_pins == 0; });
+      sync_locked(*e, who);
+    }
     return;
   }
   // Launches in flight on other threads still use the entry: wait for them. New preloads of
