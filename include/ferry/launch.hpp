@@ -263,7 +263,12 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
     (check(args, std::type_identity<A>{}), ...);
   }
   constexpr std::size_t n_regions = (std::size_t{0} + ... + detail::map_of<Space, A>::regions);
-  std::array<detail::arg_region, n_regions> regions{};
+  // Reduction targets are host memory the launch writes (the result is stored after it): they
+  // take part in the aliasing check, after the mapped regions, but are never mapped.
+  constexpr std::size_t n_targets =
+      (std::size_t{0} + ... + (detail::classify<A>() == detail::arg_kind::reduction ? 1 : 0));
+  std::array<detail::arg_region, n_regions + n_targets> checked_regions{};
+  const std::span<detail::arg_region, n_regions> regions(checked_regions.data(), n_regions);
   {
     std::size_t r = 0;
     int pos = 0;
@@ -277,8 +282,24 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
       }
     };
     (collect(args, std::type_identity<A>{}), ...);
+    std::size_t t = n_regions;
+    pos = 0;
+    auto collect_target = [&](const auto& a, auto tag) {
+      using AA = typename decltype(tag)::type;
+      ++pos;
+      if constexpr (detail::classify<AA>() == detail::arg_kind::reduction) {
+        using V = typename std::remove_cvref_t<AA>::value_type;
+        checked_regions[t++] =
+            detail::arg_region{region{a.target, sizeof(V), access::read_write}, pos, "reduction"};
+      }
+    };
+    (collect_target(args, std::type_identity<A>{}), ...);
   }
-  detail::check_aliasing(name, regions);
+  detail::check_aliasing(name, checked_regions);
+  if constexpr (n_targets > 0)
+    for (std::size_t t = n_regions; t < checked_regions.size(); ++t)
+      detail::check_reduction_target(name, checked_regions[t].arg, checked_regions[t].r.host,
+                                     checked_regions[t].r.bytes);
 
   const backend b = current_backend();
   if (b == backend::checked) {

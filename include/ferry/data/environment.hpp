@@ -146,6 +146,11 @@ void release_resident(resident_ref ref, const char* who, bool copy_back = true);
 /// Number of resident entries (for tests and reports).
 std::size_t resident_count();
 
+/// Throws residency_error (naming the kernel and argument position) if a reduction's host
+/// target [target, target + bytes) lies in resident memory: the launch stores the result there
+/// on the host, behind the resident copy's back.
+void check_reduction_target(const char* kernel, int arg, const void* target, std::size_t bytes);
+
 /// Maps one launch's regions to addresses on the executing side and moves data as the mapping
 /// rules say. Construct before the kernel, call finish() after it. If the constructor throws,
 /// or the launch fails before finish(), everything allocated is freed, pinned entries are

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -20,14 +21,14 @@ namespace detail {
 
 /// Element offsets (from `base`) a part handed to a kernel gives access to, appended to `out`.
 /// Returns false for a part type whose reach ferry cannot enumerate (a user accessor returning
-/// something other than T&, view, view2d, view3d or indexed_ref).
+/// something other than T&, view, std::span<T>, view2d, view3d or indexed_ref).
 template <class T, class Part>
 bool part_offsets(const T* base, const Part& part, std::vector<index>& out) {
   using P = std::remove_cvref_t<Part>;
   if constexpr (std::is_lvalue_reference_v<Part>) {
     out.push_back(static_cast<index>(&part - base));
     return true;
-  } else if constexpr (std::is_same_v<P, view<T>>) {
+  } else if constexpr (std::is_same_v<P, view<T>> || std::is_same_v<P, std::span<T>>) {
     for (index e = 0; e < part.size(); ++e)
       out.push_back(static_cast<index>(part.data() + e - base));
     return true;
