@@ -96,6 +96,13 @@ u64 case_seed(u64 seed, u64 c);
 /// extremes near the 64-bit limits, used for index-space bounds and strategy parameters.
 i64 wild_index(rng& r);
 
+/// a + d with two's-complement wrap-around (no signed overflow): extreme bounds may wrap, which
+/// only makes the drawn range inverted or huge, as intended.
+inline i64 wrap_add(i64 a, i64 d) {
+  return static_cast<i64>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(d));
+}
+
+
 /// A named array of observed values, compared exactly (doubles by their bits).
 struct exact_obs {
   std::string name;

@@ -253,17 +253,17 @@ void draw_range(rng& r, i64& b, i64& e, bool allow_huge) {
   const int mode = r.pick(20);
   if (mode < 12 || !allow_huge) {
     b = r.uniform(-2, 8);
-    e = b + r.uniform(-3, 24);
+    e = wrap_add(b, r.uniform(-3, 24));
   } else if (mode < 14) {
     b = wild_index(r);
-    e = b - r.uniform(0, 3);  // empty or inverted, possibly at the extremes
+    e = wrap_add(b, -r.uniform(0, 3));  // empty or inverted, possibly at the extremes
   } else if (mode < 17) {
     b = wild_index(r);
-    e = r.chance(0.5) ? wild_index(r) : b + r.uniform(1, 20);
+    e = r.chance(0.5) ? wild_index(r) : wrap_add(b, r.uniform(1, 20));
     if (e < b && r.chance(0.5)) std::swap(b, e);
   } else {  // huge begin with a short extent: valid only with a compensating offset
     b = (r.chance(0.5) ? 1 : -1) * (i64{1} << r.uniform(40, 61)) + r.uniform(-5, 5);
-    e = b + r.uniform(0, 20);
+    e = wrap_add(b, r.uniform(0, 20));
   }
 }
 
@@ -307,7 +307,7 @@ strat1 draw_strat(rng& r, int kind, i64 b, i64 e) {
       break;
     case rows_k:
       p.len = r.chance(0.1) ? r.uniform(-3, -1) : r.uniform(0, 5);
-      p.ld = r.chance(0.1) ? wild_index(r) : p.len + r.uniform(-1, 3);
+      p.ld = r.chance(0.1) ? wild_index(r) : wrap_add(p.len, r.uniform(-1, 3));
       break;
     case indirect_k: {
       const i64 bound = r.uniform(0, 40);

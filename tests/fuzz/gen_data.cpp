@@ -13,7 +13,7 @@ namespace {
 /// Draws a small range [b, e) that fits a buffer of n elements most of the time.
 void small_range(rng& r, i64 n, i64& b, i64& e) {
   b = r.chance(0.7) ? 0 : r.uniform(-1, 3);
-  e = r.chance(0.8) ? r.uniform(b, std::max(b, n)) : b + r.uniform(-2, n + 2);
+  e = r.chance(0.8) ? r.uniform(b, std::max(b, n)) : wrap_add(b, r.uniform(-2, n + 2));
 }
 std::string range_text(i64 b, i64 e) {
   return "range{" + num(b) + ", " + num(e) + "}";

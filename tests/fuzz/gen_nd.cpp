@@ -153,7 +153,7 @@ fuzz_case gen_nd(rng& r) {
       p.hi[d] = wild_index(r);
     } else {
       p.lo[d] = r.chance(0.6) ? 0 : r.uniform(-1, 3);
-      p.hi[d] = p.lo[d] + r.uniform(-1, 5);
+      p.hi[d] = wrap_add(p.lo[d], r.uniform(-1, 5));
     }
   }
   if (p.kind == ew_off) {

@@ -350,7 +350,9 @@ class rows_t : public strategy_base {
     T* p;
     index len, ld;
     FERRY_HOST_DEVICE FERRY_INLINE view<T> operator()(index i) const {
-      return view<T>(p + i * ld, len);
+      // Empty rows are not range-checked by check_launch (they touch nothing), so their start
+      // i * ld may lie far outside the buffer: never form that address.
+      return view<T>(len == 0 ? p : p + i * ld, len);
     }
   };
   accessor bind(T* p, const range&) const { return accessor{p, len_, ld_}; }
