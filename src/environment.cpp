@@ -449,12 +449,12 @@ void check_reduction_target(const char* kernel, int arg, const void* target, std
   std::lock_guard lock(t.m);
   if (t.map.empty()) return;
   if (env_entry* e = find(t, static_cast<const std::byte*>(target), bytes, kernel, false))
-    throw residency_error(
-        kernel, "argument " + std::to_string(arg) + " (reduction): its target " +
-                    range_text(target, bytes) + " lies in memory resident through " +
-                    kind_text(e->kind) +
-                    "; the host-side store of the result would bypass the resident copy. "
-                    "Reduce into a variable of its own and copy the result afterwards");
+    throw residency_error(kernel,
+                          "argument " + std::to_string(arg) + " (reduction): its target " +
+                              range_text(target, bytes) + " lies in memory resident through " +
+                              kind_text(e->kind) +
+                              "; the host-side store of the result would bypass the resident copy. "
+                              "Reduce into a variable of its own and copy the result afterwards");
 }
 
 std::size_t resident_count() {

@@ -102,7 +102,6 @@ inline i64 wrap_add(i64 a, i64 d) {
   return static_cast<i64>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(d));
 }
 
-
 /// A named array of observed values, compared exactly (doubles by their bits).
 struct exact_obs {
   std::string name;

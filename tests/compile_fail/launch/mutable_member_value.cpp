@@ -15,8 +15,7 @@ struct params {
 
 void run(std::vector<double>& v, params p) {
   ferry::launch(
-      ferry::range{4},
-      [] FERRY_KERNEL(ferry::index, double& x, const params& q) { x = q.scale; },
+      ferry::range{4}, [] FERRY_KERNEL(ferry::index, double& x, const params& q) { x = q.scale; },
       ferry::elementwise(v), p);
 }
 

@@ -7,8 +7,8 @@
 #include <nvtx3/nvToolsExt.h>
 
 #include <algorithm>
-#include <new>
 #include <cub/block/block_reduce.cuh>
+#include <new>
 #include <string>
 #include <tuple>
 #include <utility>
