@@ -5,8 +5,11 @@
 //    around the chunking thresholds;
 //  * a fault inside a kernel raises ferry::device_error naming the kernel (run last, in its own
 //    process: a fault ends the CUDA context);
-//  * a failed bounds check in a safe kernel (a chunks<2> write of c[2]) traps, and the launch
-//    raises device_error naming the kernel (also in its own process).
+//  * a failed bounds check in device code fails the launch with a device_error naming the
+//    kernel (each in its own process): a chunks<2> write of c[2], a read past a read-only
+//    view, a read from a view with no elements, a view2d index past its tile, an atomic_add index past the target, a view indexed
+//    inside ferry::unsafe::launch, a reduction launch, and an element type larger than the
+//    sink (checked at the access instead).
 // Without a GPU every test skips.
 #include <gtest/gtest.h>
 
@@ -86,6 +89,87 @@ void chunk_write_out_of_bounds() {
       ferry::chunks<2>(v));
 }
 
+/// A read one past the end of a read-only view: the load goes to ferry's sink, the kernel
+/// finishes its body, and the thread traps after it.
+void read_past_read_only_view() {
+  std::vector<double> x(64, 1.0), y(64, 0.0);
+  ferry::launch(
+      {.name = "read_past_read_only_view"}, ferry::range{64},
+      [] FERRY_KERNEL(ferry::index i, double& o, ferry::view<const double> v) { o = v[i + 1]; },
+      ferry::elementwise(y), std::as_const(x));
+}
+
+/// A read from a read-only argument with no elements: the view points at ferry's sink on the
+/// device, and the failed check still fails the launch.
+void read_from_empty_view() {
+  const std::vector<double> empty;
+  std::vector<double> y(32, 0.0);
+  ferry::launch(
+      {.name = "read_from_empty_view"}, ferry::range{32},
+      [] FERRY_KERNEL(ferry::index i, double& o, ferry::view<const double> v) { o = v[i]; },
+      ferry::elementwise(y), empty);
+}
+
+/// tiles2d 4 x 4 over an 8 x 8 matrix; the thread of tile (1, 1) writes (4, 0) of its tile.
+void tile_write_out_of_bounds() {
+  std::vector<double> m(64, 0.0);
+  ferry::launch(
+      {.name = "tile_write_out_of_bounds"}, ferry::range2d{2, 2},
+      [] FERRY_KERNEL(ferry::index2 t, ferry::view2d<double> tile) {
+        tile(0, 0) = 1.0;
+        if (t.i == 1 && t.j == 1) tile(4, 0) = 2.0;
+      },
+      ferry::tiles2d(m, 8, 4, 4));
+}
+
+/// atomic_add into a 16-bin histogram with one index past the end.
+void atomic_add_out_of_bounds() {
+  std::vector<int> hist(16, 0);
+  ferry::launch(
+      {.name = "atomic_add_out_of_bounds"}, ferry::range{64},
+      [] FERRY_KERNEL(ferry::index i, ferry::atomic_accessor<int> h) { h.add(i / 4 + (i == 63), 1); },
+      ferry::atomic_add(hist));
+}
+
+/// A view made in the body of an unsafe launch has no fault flag: it traps at the access.
+void view_out_of_bounds_in_unsafe_launch() {
+  ferry::unsafe::device_buffer<double> b(32);
+  ferry::unsafe::launch(
+      {1}, {32},
+      [] FERRY_KERNEL(const ferry::unsafe::thread_index& t, double* p) {
+        const ferry::view<double> v(p, 32);
+        v[t.global_x() + 1] = 1.0;
+      },
+      b.get());
+  ferry::synchronize();
+}
+
+/// A read past the end in a launch with a sum reduction (the reduction kernel).
+void read_out_of_bounds_in_reduction(double& s) {
+  std::vector<double> x(1000, 1.0);
+  ferry::launch(
+      {.name = "read_out_of_bounds_in_reduction"}, ferry::range{1000},
+      [] FERRY_KERNEL(ferry::index i, ferry::view<const double> v,
+                      ferry::reducer<double, ferry::plus> sum) { sum += v[i + 1]; },
+      std::as_const(x), ferry::sum(s));
+}
+
+/// An element larger than ferry's sink: the check traps at the access instead.
+struct big_element {
+  double a[80];  // 640 bytes > detail::device_sink_bytes
+};
+void big_element_read_out_of_bounds() {
+  std::vector<big_element> x(8);
+  std::vector<double> y(8, 0.0);
+  ferry::launch(
+      {.name = "big_element_read_out_of_bounds"}, ferry::range{8},
+      [] FERRY_KERNEL(ferry::index i, double& o, ferry::view<const big_element> v) {
+        o = v[i + 1].a[0];
+      },
+      ferry::elementwise(y), std::as_const(x));
+}
+static_assert(sizeof(big_element) > ferry::detail::device_sink_bytes);
+
 #define REQUIRE_GPU() \
   if (!have_gpu()) GTEST_SKIP() << "no usable CUDA device"
 
@@ -152,19 +236,19 @@ TEST(cuda_device, reductions_and_atomics_match_a_sequential_reference) {
   for (int b = 0; b < 16; ++b) EXPECT_EQ(hist[b], n / 16 + (b < n % 16 ? 1 : 0));
 }
 
-// Runs the faulting kernel in a child process (gtest death test): a device fault ends the
-// CUDA context of its process.
-TEST(cuda_device_death, kernel_fault_raises_device_error_naming_the_kernel) {
-  REQUIRE_GPU();
+/// Runs `body` in a child process (gtest death test: a device fault ends the CUDA context of its
+/// process) and expects it to raise ferry::device_error whose message matches `pattern`. The
+/// child's exit code says what happened: 3 device_error (expected), 4 another ferry error,
+/// 5 another exception, 0 no error at all (the fault went unreported).
+template <class F>
+void expect_device_error(F body, const char* pattern) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  // Exit codes say what happened in the child: 3 device_error (expected), 4 another ferry
-  // error, 5 another exception, 0 no error at all.
   EXPECT_EXIT(
       {
         int code = 0;
         try {
           ferry::set_backend(ferry::backend::cuda);
-          faulting_launch();
+          body();
           std::fprintf(stderr, "no error raised\n");
         } catch (const ferry::device_error& e) {
           std::fprintf(stderr, "caught: %s\n", e.what());
@@ -179,37 +263,62 @@ TEST(cuda_device_death, kernel_fault_raises_device_error_naming_the_kernel) {
         std::fflush(stderr);
         std::exit(code);
       },
-      ::testing::ExitedWithCode(3), "caught: ferry: .*ferry::unsafe::launch");
+      ::testing::ExitedWithCode(3), pattern);
 }
 
-// A safe kernel that writes past its chunk: the check traps (bounds checks are on by default on
-// the device too) and the launch reports it as a device_error naming the kernel.
+TEST(cuda_device_death, kernel_fault_raises_device_error_naming_the_kernel) {
+  REQUIRE_GPU();
+  expect_device_error(faulting_launch, "caught: ferry: .*ferry::unsafe::launch");
+}
+
+// Failed bounds checks in device code: each launch raises a device_error naming its kernel
+// (bounds checks are on by default on the device too).
 TEST(cuda_device_death, chunk_write_out_of_bounds_raises_device_error_naming_the_kernel) {
   REQUIRE_GPU();
-  GTEST_FLAG_SET(death_test_style, "threadsafe");
-  // Exit codes as above: 3 device_error (expected), 4 another ferry error, 5 another exception,
-  // 0 no error at all (the write went through unchecked).
-  EXPECT_EXIT(
-      {
-        int code = 0;
-        try {
-          ferry::set_backend(ferry::backend::cuda);
-          chunk_write_out_of_bounds();
-          std::fprintf(stderr, "no error raised\n");
-        } catch (const ferry::device_error& e) {
-          std::fprintf(stderr, "caught: %s\n", e.what());
-          code = 3;
-        } catch (const ferry::error& e) {
-          std::fprintf(stderr, "other ferry error: %s\n", e.what());
-          code = 4;
-        } catch (const std::exception& e) {
-          std::fprintf(stderr, "other exception: %s\n", e.what());
-          code = 5;
-        }
-        std::fflush(stderr);
-        std::exit(code);
+  expect_device_error(chunk_write_out_of_bounds, "caught: ferry: chunk_write_out_of_bounds: ");
+}
+
+TEST(cuda_device_death, read_past_a_read_only_view_raises_device_error_naming_the_kernel) {
+  REQUIRE_GPU();
+  expect_device_error(read_past_read_only_view,
+                      "caught: ferry: read_past_read_only_view: .*bounds check");
+}
+
+TEST(cuda_device_death, read_from_an_empty_view_raises_device_error_naming_the_kernel) {
+  REQUIRE_GPU();
+  expect_device_error(read_from_empty_view, "caught: ferry: read_from_empty_view: ");
+}
+
+TEST(cuda_device_death, tile_write_out_of_bounds_raises_device_error_naming_the_kernel) {
+  REQUIRE_GPU();
+  expect_device_error(tile_write_out_of_bounds, "caught: ferry: tile_write_out_of_bounds: ");
+}
+
+TEST(cuda_device_death, atomic_add_out_of_bounds_raises_device_error_naming_the_kernel) {
+  REQUIRE_GPU();
+  expect_device_error(atomic_add_out_of_bounds, "caught: ferry: atomic_add_out_of_bounds: ");
+}
+
+TEST(cuda_device_death, view_out_of_bounds_in_an_unsafe_launch_raises_device_error) {
+  REQUIRE_GPU();
+  expect_device_error(view_out_of_bounds_in_unsafe_launch,
+                      "caught: ferry: .*ferry::unsafe::launch");
+}
+
+TEST(cuda_device_death, read_out_of_bounds_in_a_reduction_raises_device_error) {
+  REQUIRE_GPU();
+  expect_device_error(
+      [] {
+        double s = 0;
+        read_out_of_bounds_in_reduction(s);
       },
-      ::testing::ExitedWithCode(3), "caught: ferry: chunk_write_out_of_bounds: ");
+      "caught: ferry: read_out_of_bounds_in_reduction: ");
+}
+
+TEST(cuda_device_death, big_element_read_out_of_bounds_raises_device_error) {
+  REQUIRE_GPU();
+  expect_device_error(big_element_read_out_of_bounds,
+                      "caught: ferry: big_element_read_out_of_bounds: ");
 }
 
 }  // namespace

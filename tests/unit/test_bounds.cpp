@@ -9,6 +9,7 @@
 //
 // On a GPU the failing thread traps instead (the CUDA context does not survive it), so the cuda
 // instances skip here; tests/device proves the device path in a child process.
+#include <limits>
 #include <vector>
 
 #include "backend_param.hpp"
@@ -126,6 +127,19 @@ void unchecked_in_range(std::vector<double>& out, const std::vector<double>& x,
         a.unsafe_add_unchecked(i % a.size(), 1);
       },
       ferry::chunks<2>(out), std::as_const(x), ferry::atomic_add(h));
+}
+
+/// out[i] = x[i] + 2 x[i+1] + 3 x[i+2] + 4 x[i+3], through one checked window per output.
+void weighted_window(std::vector<double>& out, const std::vector<double>& x) {
+  ferry::launch(
+      {.name = "weighted_window"}, ferry::range{static_cast<index>(out.size())},
+      [] FERRY_KERNEL(index i, double& o, ferry::view<const double> xv) {
+        const auto w = xv.subview(i, 4);
+        double s = 0.0;
+        for (index j = 0; j < w.size(); ++j) s += static_cast<double>(j + 1) * w[j];
+        o = s;
+      },
+      ferry::elementwise(out), std::as_const(x));
 }
 
 class bounds_test : public ferry_test::on_backend {
@@ -285,7 +299,39 @@ TEST_P(bounds_test, bounds_error_is_a_ferry_error) {
   EXPECT_THROW(read_past_end(out, x), ferry::error);
 }
 
+TEST_P(bounds_test, subview_past_the_end_names_kernel_argument_and_window) {
+  const std::vector<double> x(10, 1.0);
+  std::vector<double> out(8, -1.0);  // the window of i = 7 is [7, 11)
+  try {
+    weighted_window(out, x);
+    FAIL() << "out-of-bounds window not detected";
+  } catch (const ferry::bounds_error& e) {
+    EXPECT_EQ(e.kernel(), "weighted_window");
+    EXPECT_TRUE(contains(e.what(),
+                         "ferry: weighted_window: argument 2 (read-only container): "
+                         "view subview [7, 7 + 4) out of bounds [0, 10)"))
+        << e.what();
+  }
+}
+
 FERRY_INSTANTIATE_BACKENDS(bounds_test);
+
+// A window in range reads the right elements on every backend, the GPU included (checked
+// against a sequential reference).
+class subview_test : public ferry_test::on_backend {};
+
+TEST_P(subview_test, windows_in_range_match_a_sequential_reference) {
+  const index n = 1003;
+  std::vector<double> x(n);
+  for (index k = 0; k < n; ++k) x[k] = 0.5 * static_cast<double>(k % 17) - 3.0;
+  std::vector<double> out(n - 3, 0.0), ref(n - 3);
+  for (index i = 0; i < n - 3; ++i)
+    ref[i] = x[i] + 2.0 * x[i + 1] + 3.0 * x[i + 2] + 4.0 * x[i + 3];
+  weighted_window(out, x);
+  EXPECT_EQ(out, ref);
+}
+
+FERRY_INSTANTIATE_BACKENDS(subview_test);
 
 // A view used outside any launch (host code) checks too, and names no kernel.
 TEST(bounds_outside_launch, host_view_throws_bounds_error_without_kernel) {
@@ -299,6 +345,31 @@ TEST(bounds_outside_launch, host_view_throws_bounds_error_without_kernel) {
     EXPECT_EQ(e.kernel(), "");
     EXPECT_STREQ(e.what(), "ferry: view index 3 out of bounds [0, 3)");
   }
+}
+
+// subview's own check, outside a launch: the window must lie inside the view; an empty window
+// at the end is fine; negative offsets or counts and counts that would overflow are errors.
+TEST(bounds_outside_launch, subview_checks_its_window) {
+  double a[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+  const ferry::view<double> v(a, 8);
+  const auto w = v.subview(5, 3);
+  EXPECT_EQ(w.size(), 3);
+  EXPECT_EQ(w[0], 5.0);
+  EXPECT_EQ(w[2], 7.0);
+  EXPECT_THROW((void)w[3], ferry::bounds_error);  // the window's own extent is checked
+  EXPECT_EQ(v.subview(8, 0).size(), 0);
+  EXPECT_EQ(v.subview(0, 8).size(), 8);
+  try {
+    (void)v.subview(6, 3);
+    FAIL() << "window past the end not detected";
+  } catch (const ferry::bounds_error& e) {
+    EXPECT_STREQ(e.what(), "ferry: view subview [6, 6 + 3) out of bounds [0, 8)");
+  }
+  EXPECT_THROW((void)v.subview(-1, 1), ferry::bounds_error);
+  EXPECT_THROW((void)v.subview(9, 0), ferry::bounds_error);
+  EXPECT_THROW((void)v.subview(2, -1), ferry::bounds_error);
+  EXPECT_THROW((void)v.subview(1, std::numeric_limits<index>::max()), ferry::bounds_error);
+  EXPECT_THROW((void)v.subview(std::numeric_limits<index>::max(), 2), ferry::bounds_error);
 }
 
 }  // namespace

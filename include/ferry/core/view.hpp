@@ -1,11 +1,20 @@
 // ferry: views, the non-owning windows a kernel reads and writes memory through.
 //
 // A view is a pointer plus extents. Every access through operator[] / operator() is
-// bounds-checked by default, on every backend: on the host an out-of-bounds index throws
-// ferry::bounds_error (launch() names the kernel and the argument), on a device the failing
-// thread prints the index and extent and traps, which the next synchronisation reports as a
-// device_error naming the kernel. The check is one unsigned compare with an out-of-line cold
-// failure path.
+// bounds-checked by default, on every backend:
+//   * on the host an out-of-bounds index throws ferry::bounds_error at once (launch() names the
+//     kernel and the argument); the check is one unsigned compare with an out-of-line cold
+//     failure path;
+//   * on a device, in a kernel ferry launches, the check does not branch: an out-of-bounds
+//     access is redirected to the view's own first element (for a view with no elements, a
+//     small ferry-owned scratch area, the "sink"), never to memory outside the view, and sets
+//     a fault flag that the kernel keeps in a register; after the kernel body the
+//     thread traps when the flag is set, which the launch reports as a device_error naming
+//     the kernel. A trap at each access (the first design) ended a basic block at every access
+//     and kept the compiler from issuing a stencil's loads together: MATVEC_3D_STENCIL ran
+//     2.2x slower on the H200 with it; a flag in global memory cost redundant loads instead
+//     (perf/NOTES.md, "Bounds checks on by default"). A view made in device code outside a
+//     ferry kernel has no flag and traps at the failing access.
 //
 // Opting out is explicit and named as such:
 //   * per access: `v.unsafe_get_unchecked(i)` (view), `t.unsafe_get_unchecked(i, j)` (view2d),
@@ -48,11 +57,9 @@
 /// 1 when views check their indices (the default), 0 under FERRY_UNSAFE_NO_BOUNDS_CHECKS=1.
 #define FERRY_BOUNDS_CHECKS (!FERRY_UNSAFE_NO_BOUNDS_CHECKS)
 
-/// Keeps the failure path of a check out of the caller on the host: never inlined and placed
-/// with the cold code, so the hot loop holds only the compare and a not-taken branch. On a
-/// device the failure is a bare trap, inlined: a call (to a printf, or to any out-of-line
-/// function) is a scheduling barrier that kept the compiler from issuing a stencil's loads
-/// together, and made MATVEC_3D_STENCIL 2.2x slower on the H200 (perf/NOTES.md).
+/// Keeps the failure path of a host check out of the caller: never inlined and placed with the
+/// cold code, so the hot loop holds only the compare and a not-taken branch. The device pass
+/// never reaches a failure function (see detail::device_element).
 #if FERRY_DEVICE_PASS
 #define FERRY_COLD
 #else
@@ -83,8 +90,9 @@ class bounds_fault : public bounds_error {
 };
 
 /// Reports index i outside [0, n) of a 1D accessor named `what` ("view", "atomic_add") whose
-/// data starts at base. Host: throws bounds_fault. Device: traps (the host's device_error names
-/// the kernel; the device prints nothing, see FERRY_COLD).
+/// data starts at base. Host: throws bounds_fault. Device code checks through device_element
+/// instead; should a device caller reach this, it traps (the launch's device_error names the
+/// kernel).
 [[noreturn]] FERRY_HOST_DEVICE FERRY_COLD inline void bounds_failure(const char* what,
                                                                      const void* base, index i,
                                                                      index n) {
@@ -126,13 +134,117 @@ class bounds_fault : public bounds_error {
 #endif
 }
 
+/// Reports a subview [offset, offset + count) that does not lie inside [0, n); see
+/// bounds_failure.
+[[noreturn]] FERRY_HOST_DEVICE FERRY_COLD inline void subview_failure(const void* base,
+                                                                      index offset, index count,
+                                                                      index n) {
+#if FERRY_DEVICE_PASS
+  (void)base, (void)offset, (void)count, (void)n;
+  __trap();
+#else
+  throw bounds_fault(base, "view subview [" + std::to_string(offset) + ", " +
+                               std::to_string(offset) + " + " + std::to_string(count) +
+                               ") out of bounds [0, " + std::to_string(n) + ")");
+#endif
+}
+
 /// i outside [0, n)? One unsigned compare: a negative i converts to a value above any extent
 /// (extents are >= 0 and below 2^63), so it needs no second test.
 FERRY_HOST_DEVICE FERRY_INLINE constexpr bool out_of_bounds(index i, index n) {
   return static_cast<std::size_t>(i) >= static_cast<std::size_t>(n);
 }
 
+#if FERRY_DEVICE_COMPILER
+/// Bytes of the device sink: accesses to elements up to this size (and alignment up to 256) are
+/// checked without a branch; larger elements trap at the access instead.
+inline constexpr std::size_t device_sink_bytes = 512;
+
+/// Where an out-of-bounds device access goes instead of user memory: ferry-owned scratch that
+/// nothing reads for a result. Threads that fault at once write it concurrently; what they read
+/// from it is meaningless, and their launch fails anyway. Internal linkage: nvcc's whole-program
+/// device compilation rejects an `inline` device variable, and each translation unit may have
+/// its own sink.
+alignas(256) static __device__ unsigned char device_bounds_sink[device_sink_bytes];
+#endif
+
+#if FERRY_DEVICE_PASS
+/// Device address of element `offset` of a view whose check gave `oob`.
+///
+/// With a fault flag (views bound by a ferry kernel; the flag is a local of the kernel, kept in
+/// a register): no branch, the flag is set, and the kernel traps after the body. A read-only
+/// element is then read where the index points, in range or not: a read changes no memory, and
+/// whatever it returns dies with the failed launch (a wild index may fault on the address
+/// first, which fails the launch too); keeping the plain address keeps the checked load exactly
+/// the unchecked one. A writable element out of range is replaced by p itself (the view's own
+/// first element: a view with no elements was pointed at the sink when it was bound), so a
+/// write never leaves the view. The index, not the address, is selected: the compiler
+/// keeps an index select as a select, and equal checked loads then merge as unchecked ones do,
+/// where it turned an address select into a branch per access. A per-access branch (to a trap
+/// or not) ends a basic block at every access, and the compiler schedules loads within a block,
+/// so a stencil's loads would go out one after another instead of together (perf/NOTES.md).
+/// Without a flag (a view made in device code outside a ferry kernel), or for elements larger
+/// than the sink: a trap at the access.
+template <class T>
+__device__ FERRY_INLINE T* device_element(T* p, index offset, bool oob, unsigned* fault) {
+  if constexpr (sizeof(T) <= device_sink_bytes && alignof(T) <= 256) {
+    if (fault != nullptr) {
+      *fault |= static_cast<unsigned>(oob);
+      if constexpr (std::is_const_v<T>)
+        return p + offset;
+      else
+        return p + (oob ? 0 : offset);
+    }
+  }
+  if (oob) __trap();
+  return p + offset;
+}
+#endif
+
+/// The first-element pointer a writable view keeps once a kernel binds it to a fault flag: p,
+/// or the sink for a view with no elements, so that device_element's out-of-range element 0 is
+/// always memory the thread may write (its own partition or the sink). Read-only views keep p:
+/// their out-of-range reads are not redirected, and a select per view would hold its base
+/// address in two registers where the unchecked kernel reads it from the parameter bank
+/// (MATVEC_3D_STENCIL: 80 registers instead of 32; perf/NOTES.md). Host: p.
+template <class T>
+FERRY_HOST_DEVICE FERRY_INLINE T* nonempty_or_sink(T* p, bool empty) {
+#if FERRY_DEVICE_PASS
+  if constexpr (!std::is_const_v<T> && sizeof(T) <= device_sink_bytes && alignof(T) <= 256)
+    return empty ? reinterpret_cast<T*>(device_bounds_sink) : p;
+#endif
+  (void)empty;
+  return p;
+}
+
+/// Gives the views, and other accessors that check indices, a kernel's fault flag (see
+/// device_element): the accessor classes befriend it, and ferry's device kernels pass each
+/// argument through with_fault_flag.
+struct fault_flag_binder {
+  template <class A>
+  FERRY_HOST_DEVICE FERRY_INLINE static A bind(A a, unsigned* flag) {
+    a.bind_fault_flag(flag);
+    return a;
+  }
+};
+
+/// Whether A holds a fault flag pointer (specialised next to each checking accessor).
+template <class A>
+inline constexpr bool takes_fault_flag = false;
+
+/// A kernel argument as it is, or, for an accessor that checks indices, a copy of it that
+/// reports failures into *flag. Forwards references unchanged (elementwise T&).
+template <class A>
+FERRY_HOST_DEVICE FERRY_INLINE decltype(auto) with_fault_flag(A&& a, unsigned* flag) {
+  if constexpr (takes_fault_flag<std::remove_cvref_t<A>>) {
+    return fault_flag_binder::bind(std::remove_cvref_t<A>(a), flag);
+  } else {
+    return std::forward<A>(a);
+  }
+}
+
 }  // namespace detail
+
 
 /// 1D view of n contiguous elements of T (T may be const).
 ///
@@ -152,12 +264,14 @@ class view {
   template <class U>
   requires(std::is_const_v<T>&& std::is_same_v<std::remove_const_t<T>, U>) FERRY_HOST_DEVICE
       constexpr view(const view<U>& v)
-      : p_(v.data()), n_(v.size()) {}
+      : p_(v.data()), n_(v.size()), fault_(v.fault_) {}
 
   /// Element i, 0 <= i < size().
   ///
   /// Errors: i outside [0, size()) throws bounds_error on the host (launch() adds the kernel
-  /// and argument) and traps on a device; no check under FERRY_UNSAFE_NO_BOUNDS_CHECKS=1.
+  /// and argument); on a device the access goes to element 0 instead and the thread traps
+  /// after the kernel body, so the launch raises device_error
+  /// naming the kernel; no check under FERRY_UNSAFE_NO_BOUNDS_CHECKS=1.
   /// The check is hoisted by the compiler where the extent is a constant (chunks<K> views: a
   /// constant index folds it away entirely).
   /// Otherwise a plain load, like a hand-written kernel's. Loading read-only views through
@@ -165,17 +279,58 @@ class view {
   /// does not merge repeated __ldg loads of the same element, so a stencil that names x[n1] twice
   /// loads it twice (DEL_DOT_VEC_2D: 40 loads instead of 16, 16 % slower; perf/NOTES.md).
   FERRY_HOST_DEVICE FERRY_INLINE T& operator[](index i) const {
+#if FERRY_BOUNDS_CHECKS && FERRY_DEVICE_PASS
+    return *detail::device_element(p_, i, detail::out_of_bounds(i, n_), fault_);
+#else
 #if FERRY_BOUNDS_CHECKS
     if (detail::out_of_bounds(i, n_)) [[unlikely]]
       detail::bounds_failure("view", p_, i, n_);
 #endif
     return p_[i];
+#endif
   }
   /// Element i WITHOUT a bounds check: an index outside [0, size()) is undefined behaviour (a
   /// silent race or memory corruption). For measured hot spots whose index is proven in range;
   /// the name is long so that every use can be found with grep.
   FERRY_HOST_DEVICE FERRY_INLINE T& unsafe_get_unchecked(index i) const {
     return p_[i];
+  }
+  /// The `count` elements from `offset` on, as a view, checked once: the way to pay one bounds
+  /// check for a window of accesses. A kernel that reads `x[i + j]` for `j` in [0, 16) writes
+  /// `const auto w = x.subview(i, 16);` and then `w[j]`: the window is checked here, and the
+  /// checks of `w[j]` with a constant bound fold away once the loop is unrolled.
+  ///
+  /// Errors: [offset, offset + count) not inside [0, size()) (or count < 0) throws bounds_error
+  /// on the host; on a device it fails the launch like a failed access (the returned view is
+  /// then empty for a writable view, and for a read-only one keeps the requested extent, whose
+  /// reads may fall outside this view before the kernel traps: reads change nothing).
+  FERRY_HOST_DEVICE FERRY_INLINE view subview(index offset, index count) const {
+    // In range iff 0 <= offset <= n and 0 <= count <= n - offset; unsigned compares take the
+    // negative cases, and n - offset cannot overflow once offset <= n.
+    const bool oob = detail::out_of_bounds(offset, n_ + 1) ||
+                     static_cast<std::size_t>(count) > static_cast<std::size_t>(n_ - offset);
+#if FERRY_BOUNDS_CHECKS && FERRY_DEVICE_PASS
+    view w(p_ + offset, count);
+    w.fault_ = fault_;
+    if constexpr (sizeof(T) <= detail::device_sink_bytes && alignof(T) <= 256) {
+      if (fault_ != nullptr) {
+        *fault_ |= static_cast<unsigned>(oob);
+        if constexpr (!std::is_const_v<T>) {
+          w.p_ = oob ? detail::nonempty_or_sink(p_, true) : w.p_;
+          w.n_ = oob ? 0 : count;
+        }
+        return w;
+      }
+    }
+    if (oob) __trap();
+    return w;
+#else
+#if FERRY_BOUNDS_CHECKS
+    if (oob) [[unlikely]]
+      detail::subview_failure(p_, offset, count, n_);
+#endif
+    return view(p_ + offset, count);
+#endif
   }
   /// Number of elements.
   FERRY_HOST_DEVICE constexpr index size() const {
@@ -194,8 +349,18 @@ class view {
   }
 
  private:
+  template <class>
+  friend class view;
+  FERRY_HOST_DEVICE FERRY_INLINE void bind_fault_flag(unsigned* f) {
+    fault_ = f;
+    p_ = detail::nonempty_or_sink(p_, n_ == 0);
+  }
   T* p_ = nullptr;
   index n_ = 0;
+  // The fault flag of the ferry kernel this accessor was bound in (device code; null on the
+  // host and for accessors made in the kernel body): see detail::device_element.
+  unsigned* fault_ = nullptr;
+  friend struct detail::fault_flag_binder;
 };
 
 /// 2D view of an ni x nj block inside a row-major array with leading dimension ld (elements
@@ -211,14 +376,20 @@ class view2d {
       : p_(p), ni_(ni), nj_(nj), ld_(ld) {}
   /// Element (i, j), i fastest; 0 <= i < extent_i(), 0 <= j < extent_j().
   ///
-  /// Errors: as view::operator[] (bounds_error on the host, a trap on a device). Both compares
+  /// Errors: as view::operator[] (bounds_error on the host, a failed launch on a device). Both compares
   /// are combined into one branch.
   FERRY_HOST_DEVICE FERRY_INLINE T& operator()(index i, index j) const {
+#if FERRY_BOUNDS_CHECKS && FERRY_DEVICE_PASS
+    return *detail::device_element(p_, i + j * ld_,
+                                   detail::out_of_bounds(i, ni_) | detail::out_of_bounds(j, nj_),
+                                   fault_);
+#else
 #if FERRY_BOUNDS_CHECKS
     if (detail::out_of_bounds(i, ni_) | detail::out_of_bounds(j, nj_)) [[unlikely]]
       detail::bounds_failure_2d(p_, i, j, ni_, nj_);
 #endif
     return p_[i + j * ld_];
+#endif
   }
   /// Element (i, j) WITHOUT a bounds check (undefined behaviour out of range; see
   /// view::unsafe_get_unchecked).
@@ -236,8 +407,16 @@ class view2d {
   }
 
  private:
+  FERRY_HOST_DEVICE FERRY_INLINE void bind_fault_flag(unsigned* f) {
+    fault_ = f;
+    p_ = detail::nonempty_or_sink(p_, ni_ == 0 || nj_ == 0);
+  }
   T* p_ = nullptr;
   index ni_ = 0, nj_ = 0, ld_ = 0;
+  // The fault flag of the ferry kernel this accessor was bound in (device code; null on the
+  // host and for accessors made in the kernel body): see detail::device_element.
+  unsigned* fault_ = nullptr;
+  friend struct detail::fault_flag_binder;
 };
 
 /// 3D view of an ni x nj x nk block; element (i, j, k) is at data()[i + j*ld_j + k*ld_k].
@@ -252,14 +431,21 @@ class view3d {
       : p_(p), ni_(ni), nj_(nj), nk_(nk), ldj_(ld_j), ldk_(ld_k) {}
   /// Element (i, j, k), i fastest, each index within its extent.
   ///
-  /// Errors: as view::operator[] (bounds_error on the host, a trap on a device).
+  /// Errors: as view::operator[] (bounds_error on the host, a failed launch on a device).
   FERRY_HOST_DEVICE FERRY_INLINE T& operator()(index i, index j, index k) const {
+#if FERRY_BOUNDS_CHECKS && FERRY_DEVICE_PASS
+    return *detail::device_element(p_, i + j * ldj_ + k * ldk_,
+                                   detail::out_of_bounds(i, ni_) | detail::out_of_bounds(j, nj_) |
+                                       detail::out_of_bounds(k, nk_),
+                                   fault_);
+#else
 #if FERRY_BOUNDS_CHECKS
     if (detail::out_of_bounds(i, ni_) | detail::out_of_bounds(j, nj_) |
         detail::out_of_bounds(k, nk_)) [[unlikely]]
       detail::bounds_failure_3d(p_, i, j, k, ni_, nj_, nk_);
 #endif
     return p_[i + j * ldj_ + k * ldk_];
+#endif
   }
   /// Element (i, j, k) WITHOUT a bounds check (undefined behaviour out of range; see
   /// view::unsafe_get_unchecked).
@@ -277,8 +463,25 @@ class view3d {
   }
 
  private:
+  FERRY_HOST_DEVICE FERRY_INLINE void bind_fault_flag(unsigned* f) {
+    fault_ = f;
+    p_ = detail::nonempty_or_sink(p_, ni_ == 0 || nj_ == 0 || nk_ == 0);
+  }
   T* p_ = nullptr;
   index ni_ = 0, nj_ = 0, nk_ = 0, ldj_ = 0, ldk_ = 0;
+  // The fault flag of the ferry kernel this accessor was bound in (device code; null on the
+  // host and for accessors made in the kernel body): see detail::device_element.
+  unsigned* fault_ = nullptr;
+  friend struct detail::fault_flag_binder;
 };
+
+namespace detail {
+template <class T>
+inline constexpr bool takes_fault_flag<view<T>> = true;
+template <class T>
+inline constexpr bool takes_fault_flag<view2d<T>> = true;
+template <class T>
+inline constexpr bool takes_fault_flag<view3d<T>> = true;
+}  // namespace detail
 
 }  // namespace ferry

@@ -22,14 +22,18 @@ class atomic_accessor {
   /// Atomically adds v to element i, 0 <= i < size() (relaxed order: only the sum matters).
   ///
   /// Errors: i outside [0, size()) throws bounds_error on the host (launch() adds the kernel and
-  /// argument) and traps on a device, like a view; no check under
+  /// argument) and fails the launch on a device, like a view; no check under
   /// FERRY_UNSAFE_NO_BOUNDS_CHECKS=1.
   FERRY_HOST_DEVICE FERRY_INLINE void add(index i, T v) const {
+#if FERRY_BOUNDS_CHECKS && FERRY_DEVICE_PASS
+    detail::atomic_add(detail::device_element(p_, i, detail::out_of_bounds(i, n_), fault_), v);
+#else
 #if FERRY_BOUNDS_CHECKS
     if (detail::out_of_bounds(i, n_)) [[unlikely]]
       detail::bounds_failure("atomic_add", p_, i, n_);
 #endif
     unsafe_add_unchecked(i, v);
+#endif
   }
   /// add(i, v) WITHOUT a bounds check: an index outside [0, size()) is undefined behaviour.
   /// The name is long so that every use can be found with grep.
@@ -42,9 +46,22 @@ class atomic_accessor {
   }
 
  private:
+  FERRY_HOST_DEVICE FERRY_INLINE void bind_fault_flag(unsigned* f) {
+    fault_ = f;
+    p_ = detail::nonempty_or_sink(p_, n_ == 0);
+  }
   T* p_;
   index n_;
+  // The fault flag of the ferry kernel this accessor was bound in; see detail::device_element.
+  unsigned* fault_ = nullptr;
+  friend struct detail::fault_flag_binder;
 };
+
+namespace detail {
+template <class T>
+inline constexpr bool takes_fault_flag<atomic_accessor<T>> = true;
+}  // namespace detail
+
 
 /// An atomic_add argument: the buffer every thread may add into.
 template <class T>

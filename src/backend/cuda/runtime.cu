@@ -23,9 +23,12 @@ std::string cuda_message(const char* call, cudaError_t e) {
 /// CUDA reports as one of these codes, after the thread printed the index and extent (device
 /// printf, on stdout). The device does not know the kernel's name, so the host error names it.
 std::string fault_hint(cudaError_t e) {
-  if (e != cudaErrorLaunchFailure && e != cudaErrorIllegalInstruction) return "";
-  return "; a failed ferry bounds check ends the kernel this way after printing 'ferry: view "
-         "index ... out of bounds' on stdout";
+  if (e != cudaErrorLaunchFailure && e != cudaErrorIllegalInstruction &&
+      e != cudaErrorIllegalAddress)
+    return "";
+  return "; a failed ferry bounds check in device code (an index outside a view, view2d, view3d "
+         "or atomic_add target) ends a kernel this way, as does a read through a read-only view "
+         "far outside it";
 }
 
 class cuda_device final : public device_runtime {

@@ -44,6 +44,19 @@ struct nvtx_range {
 };
 
 // --- kernels ------------------------------------------------------------------------------------
+// Every kernel keeps a fault flag per thread (a register after inlining) that the views and
+// atomic accessors it binds set on a failed bounds check instead of trapping at the access
+// (core/view.hpp, detail::device_element); the thread traps after its kernel body when the flag
+// is set, which fails the launch with a device_error naming the kernel.
+
+/// Ends the thread with a trap when a bounds check of its kernel body failed.
+__device__ FERRY_INLINE void trap_on_fault(unsigned fault) {
+#if FERRY_BOUNDS_CHECKS
+  if (fault != 0u) __trap();
+#else
+  (void)fault;
+#endif
+}
 
 /// 1D, compile-time block size B (the default, 256): i = begin + blockIdx.x * B + threadIdx.x,
 /// the index arithmetic of a hand-written kernel.
@@ -52,7 +65,9 @@ __global__ void __launch_bounds__(B) kernel_1d_fixed(index begin, index end, K k
   const index i = begin + static_cast<index>(blockIdx.x) * B + threadIdx.x;
   if (i < end) {
     States st{};
-    invoke_kernel(k, i, b, st, std::make_index_sequence<std::tuple_size_v<Bound>>{});
+    unsigned fault = 0;
+    invoke_kernel(k, i, b, st, std::make_index_sequence<std::tuple_size_v<Bound>>{}, &fault);
+    trap_on_fault(fault);
   }
 }
 
@@ -62,7 +77,9 @@ __global__ void kernel_1d(index begin, index end, K k, Bound b) {
   const index i = begin + static_cast<index>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < end) {
     States st{};
-    invoke_kernel(k, i, b, st, std::make_index_sequence<std::tuple_size_v<Bound>>{});
+    unsigned fault = 0;
+    invoke_kernel(k, i, b, st, std::make_index_sequence<std::tuple_size_v<Bound>>{}, &fault);
+    trap_on_fault(fault);
   }
 }
 
@@ -71,11 +88,14 @@ template <class K, class Bound, class States>
 __global__ void kernel_2d(range2d s, K k, Bound b) {
   const index i = s.begin_i + static_cast<index>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= s.end_i) return;
+  unsigned fault = 0;
   for (index j = s.begin_j + static_cast<index>(blockIdx.y) * blockDim.y + threadIdx.y; j < s.end_j;
        j += static_cast<index>(gridDim.y) * blockDim.y) {
     States st{};
-    invoke_kernel(k, index2{i, j}, b, st, std::make_index_sequence<std::tuple_size_v<Bound>>{});
+    invoke_kernel(k, index2{i, j}, b, st, std::make_index_sequence<std::tuple_size_v<Bound>>{},
+                  &fault);
   }
+  trap_on_fault(fault);
 }
 
 /// 3D: i along x, j along y, k along z (grid-stride in y and z past 65535 blocks).
@@ -83,14 +103,16 @@ template <class K, class Bound, class States>
 __global__ void kernel_3d(range3d s, K k, Bound b) {
   const index i = s.begin_i + static_cast<index>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= s.end_i) return;
+  unsigned fault = 0;
   for (index kk = s.begin_k + static_cast<index>(blockIdx.z) * blockDim.z + threadIdx.z;
        kk < s.end_k; kk += static_cast<index>(gridDim.z) * blockDim.z)
     for (index j = s.begin_j + static_cast<index>(blockIdx.y) * blockDim.y + threadIdx.y;
          j < s.end_j; j += static_cast<index>(gridDim.y) * blockDim.y) {
       States st{};
       invoke_kernel(k, index3{i, j, kk}, b, st,
-                    std::make_index_sequence<std::tuple_size_v<Bound>>{});
+                    std::make_index_sequence<std::tuple_size_v<Bound>>{}, &fault);
     }
+  trap_on_fault(fault);
 }
 
 /// Index of the l-th point (i fastest) of a space, for the grid-stride reduction kernel.
@@ -127,9 +149,12 @@ __global__ void __launch_bounds__(B)
     kernel_reduce(Space s, K k, Bound b, States init, States* partials) {
   States st = init;
   const index n = s.size();
+  unsigned fault = 0;
   for (index l = static_cast<index>(blockIdx.x) * B + threadIdx.x; l < n;
        l += static_cast<index>(gridDim.x) * B)
-    invoke_kernel(k, point_of(s, l), b, st, std::make_index_sequence<std::tuple_size_v<Bound>>{});
+    invoke_kernel(k, point_of(s, l), b, st, std::make_index_sequence<std::tuple_size_v<Bound>>{},
+                  &fault);
+  trap_on_fault(fault);  // before the block folds: a failed launch returns no partials
   [&]<std::size_t... N>(std::index_sequence<N...>) {
     ((std::get<N>(st) = block_fold<B, std::tuple_element_t<N, Ops>>(std::get<N>(st))), ...);
   }

@@ -24,6 +24,16 @@ FERRY_HOST_DEVICE FERRY_INLINE void invoke_kernel(const K& k, const I& idx, cons
   k(idx, std::get<N>(b).get(idx, std::get<N>(st))...);
 }
 
+/// Device form: as above, and every argument that checks indices (views, atomic accessors)
+/// reports a failed check into *fault instead of trapping at the access; the caller traps
+/// after the body when *fault is set (core/view.hpp, detail::device_element).
+template <class K, class Bound, class States, class I, std::size_t... N>
+FERRY_HOST_DEVICE FERRY_INLINE void invoke_kernel(const K& k, const I& idx, const Bound& b,
+                                                  States& st, std::index_sequence<N...>,
+                                                  unsigned* fault) {
+  k(idx, with_fault_flag(std::get<N>(b).get(idx, std::get<N>(st)), fault)...);
+}
+
 /// Runs the whole index space on the calling thread, i fastest. A kernel's exception (a
 /// bounds_error) propagates at once; the indices after it do not run.
 template <class Space, class K, class Bound, class States>
