@@ -316,7 +316,9 @@ class view {
       if (fault_ != nullptr) {
         *fault_ |= static_cast<unsigned>(oob);
         if constexpr (!std::is_const_v<T>) {
-          w.p_ = oob ? detail::nonempty_or_sink(p_, true) : w.p_;
+          // An empty window (failed, or count 0) must not keep an address: element 0 of it is
+          // where its own failed writes would go.
+          w.p_ = detail::nonempty_or_sink(w.p_, oob || count == 0);
           w.n_ = oob ? 0 : count;
         }
         return w;
