@@ -110,6 +110,20 @@ void read_from_empty_view() {
       ferry::elementwise(y), empty);
 }
 
+/// An empty window of a writable chunk, written: the write goes to ferry's sink, never past the
+/// window (into the neighbouring chunk), and the launch fails.
+void write_through_empty_subview() {
+  std::vector<double> v(64, 0.0);
+  ferry::launch(
+      {.name = "write_through_empty_subview"}, ferry::range{32},
+      [] FERRY_KERNEL(ferry::index, ferry::view<double> c) {
+        c[0] = 1.0;
+        const auto w = c.subview(2, 0);
+        w[0] = 7.0;
+      },
+      ferry::chunks<2>(v));
+}
+
 /// tiles2d 4 x 4 over an 8 x 8 matrix; the thread of tile (1, 1) writes (4, 0) of its tile.
 void tile_write_out_of_bounds() {
   std::vector<double> m(64, 0.0);
@@ -287,6 +301,11 @@ TEST(cuda_device_death, read_past_a_read_only_view_raises_device_error_naming_th
 TEST(cuda_device_death, read_from_an_empty_view_raises_device_error_naming_the_kernel) {
   REQUIRE_GPU();
   expect_device_error(read_from_empty_view, "caught: ferry: read_from_empty_view: ");
+}
+
+TEST(cuda_device_death, write_through_an_empty_subview_raises_device_error) {
+  REQUIRE_GPU();
+  expect_device_error(write_through_empty_subview, "caught: ferry: write_through_empty_subview: ");
 }
 
 TEST(cuda_device_death, tile_write_out_of_bounds_raises_device_error_naming_the_kernel) {
