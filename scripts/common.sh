@@ -9,9 +9,9 @@ FERRY_BUILD="$FERRY_ROOT/build"
 FERRY_JOBS="$(nproc 2>/dev/null || echo 2)"
 
 # Debian packages a host build needs: compiler, CMake, Ninja, and the libraries of ferry-perf
-# (CLI11, nlohmann-json) and of the tests (GoogleTest).
-FERRY_BUILD_PACKAGES=(build-essential g++ cmake ninja-build libgtest-dev libcli11-dev
-  nlohmann-json3-dev)
+# (CLI11, nlohmann-json) and of the tests (GoogleTest). Nothing else: g++ brings gcc, binutils
+# and libc6-dev; every build uses Ninja, so build-essential's make and dpkg-dev are not needed.
+FERRY_BUILD_PACKAGES=(g++ cmake ninja-build libgtest-dev libcli11-dev nlohmann-json3-dev)
 
 # Debian packages of the clang and ThreadSanitizer builds of scripts/test.sh: Clang 14 (Debian
 # 12's), its sanitizer runtimes (only recommended by clang-14, so named here), and LLVM's OpenMP
@@ -28,7 +28,8 @@ die() {
 }
 
 # Installs the Debian packages among "$@" that are not installed yet (nothing to do, and no
-# network access, when all are). Needs root or password-less sudo when something is missing.
+# network access, when all are), without their recommended packages (only what ferry's builds
+# use). Needs root or password-less sudo when something is missing.
 ensure_packages() {
   if ! command -v dpkg-query >/dev/null 2>&1; then
     warn "not a Debian system: cannot check for packages $*; assuming they are installed"

@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # Builds ferry-perf (Release, host build in build/, default backend: OpenMP unless FERRY_BACKEND
 # says otherwise) and runs it with default options, writing the results table to the terminal
-# and CSV, JSON and (with matplotlib) PNG charts into build/ferry-perf-results/.
+# and CSV, JSON and (where python3 has matplotlib) PNG charts into build/ferry-perf-results/.
 #
 # Usage: scripts/run-perf.sh [ferry-perf options...]
 #   e.g. scripts/run-perf.sh --kernels LTIMES --reps 5; scripts/run-perf.sh --help lists them
-# Installs missing Debian build packages first (needs root or sudo then).
+# Installs missing Debian build packages first (needs root or sudo then). Charts are optional:
+# matplotlib (with numpy and fonts, the largest package by far) is installed only with
+# FERRY_PERF_CHARTS=1; without it the charts are drawn if matplotlib is already there.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 start=$(now)
-ensure_packages "${FERRY_BUILD_PACKAGES[@]}" python3-matplotlib
+packages=("${FERRY_BUILD_PACKAGES[@]}")
+[[ "${FERRY_PERF_CHARTS:-0}" == 0 ]] || packages+=(python3-matplotlib)
+ensure_packages "${packages[@]}"
 
 configure_host_build
 say "building ferry-perf with $FERRY_JOBS jobs"
@@ -48,7 +52,7 @@ if [[ -s "$stem.csv" ]]; then
     MPLBACKEND=Agg "$py" "$FERRY_ROOT/perf/scripts/plot.py" "$stem.csv" --out "$stem" ||
       warn "plotting failed (the CSV and JSON are still there)"
   else
-    warn "no python3 with matplotlib found: no charts"
+    say "no python3 with matplotlib: no PNG charts (FERRY_PERF_CHARTS=1 scripts/run-perf.sh installs it, or draw them later: python3 perf/scripts/plot.py <csv> --out <stem>)"
   fi
 fi
 

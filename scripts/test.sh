@@ -12,11 +12,17 @@
 #      loaded for OpenMP): library, unit tests, examples; runs them;
 #   6. if nvcc is found (PATH or /usr/local/cuda/bin): CUDA build in build-cuda/
 #      (-DFERRY_DEVICE_BACKEND=cuda), runs its ctest with FERRY_BACKEND=openmp, since a machine
-#      without a GPU must pass too. Set FERRY_TEST_CUDA=0 to skip this part.
+#      without a GPU must pass too; then its packaging: installs build-cuda/ into
+#      build-cuda/install and builds examples/consumer-cuda (a source compiled by nvcc) against
+#      it with find_package(ferry) and with add_subdirectory(ferry), and examples/consumer (plain
+#      C++, no CUDA enabled) against the installed CUDA build; runs each with
+#      FERRY_BACKEND=openmp (and on the GPU too where nvidia-smi lists one). Set
+#      FERRY_TEST_CUDA=0 to skip this part.
 # FERRY_TEST_CLANG=0, FERRY_TEST_ASAN=0 and FERRY_TEST_TSAN=0 skip parts 3, 4 and 5. The
 # sanitizer builds leave out ferry-perf (its own tests run in part 1) and run everything but the
 # compile-fail and header tests, which compile code and run nothing.
-# Ends with the line "N passed, N failed" over all of them (a failed build counts as one failure;
+# Ends with the line "N passed, N skipped, N failed" over all of them (skipped: tests that ran
+# and reported a skip, e.g. GTEST_SKIP() for what a backend cannot do; a failed build counts as one failure;
 # the build keeps going past a broken target, so everything else is still tested), after the
 # wall and CPU time of each part; exits non-zero on any failure.
 #
@@ -27,6 +33,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 passed=0
+skipped=0
 failed=0
 failures=()
 timings=()
@@ -55,7 +62,7 @@ run_ctest() {
     tee "$log"
   local rc=${PIPESTATUS[0]}
   set -e
-  local line total=0 nfail=0
+  local line total=0 nfail=0 nskip=0
   line=$(grep -E '[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -n 1 || true)
   if [[ -n "$line" ]]; then
     nfail=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<<"$line")
@@ -66,7 +73,11 @@ run_ctest() {
     nfail=1 # ctest itself failed before running anything
     total=1
   fi
-  passed=$((passed + total - nfail))
+  # ctest counts a skipped test as not failed; it lists each under "The following tests did not
+  # run:" as "<n> - <name> (Skipped)".
+  nskip=$(grep -cE '^[[:space:]]*[0-9]+ - .* \(Skipped\)$' "$log" || true)
+  passed=$((passed + total - nfail - nskip))
+  skipped=$((skipped + nskip))
   failed=$((failed + nfail))
   ((nfail == 0)) || failures+=("$nfail $label test(s)")
   if ((rc != 0 && nfail == 0)); then
@@ -150,35 +161,41 @@ fi
 part_end "host build + tests"
 
 # --- 2. packaging ----------------------------------------------------------------------------
+# Builds consumer project $2 in folder $3 with the cmake options that follow "--" (Release,
+# Ninja) and runs its program $4 (a file in $3); label $1 names the checks. The program runs with
+# the environment as it is (part 6 sets FERRY_BACKEND=openmp), and on the GPU too when $5 is
+# "gpu" and nvidia-smi lists one.
+consumer_check() { # label source folder program gpu -- cmake options...
+  local label="$1" src="$2" dir="$3" program="$4" gpu="$5"
+  shift 6
+  say "packaging: $label"
+  # A consumer of an installed package starts afresh (its cache would keep the ferry it found
+  # first); one that builds ferry from source keeps its folder, so a rerun rebuilds what changed.
+  [[ " $* " != *" -DCMAKE_PREFIX_PATH="* ]] || rm -rf "$dir"
+  if step "$label: configure" cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" &&
+    step "$label: build" cmake --build "$dir" --parallel "$FERRY_JOBS"; then
+    set +e
+    "$dir/$program"
+    record "$label: run${FERRY_BACKEND:+ (FERRY_BACKEND=$FERRY_BACKEND)}" $?
+    if [[ "$gpu" == gpu ]] && nvidia-smi -L >/dev/null 2>&1; then
+      env -u FERRY_BACKEND "$dir/$program"
+      record "$label: run on the GPU" $?
+    fi
+    set -e
+  fi
+}
+
 part_start
 if ((host_ok)); then
   consumer_src="$FERRY_ROOT/examples/consumer"
   prefix="$FERRY_BUILD/install"
   say "packaging: installing build/ into build/install"
   if step "install" cmake --install "$FERRY_BUILD" --prefix "$prefix" >/dev/null; then
-    say "packaging: consumer project with find_package(ferry)"
-    rm -rf "$FERRY_BUILD/consumer-installed"
-    if step "consumer (find_package): configure" cmake -S "$consumer_src" \
-      -B "$FERRY_BUILD/consumer-installed" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -DCMAKE_PREFIX_PATH="$prefix" &&
-      step "consumer (find_package): build" cmake --build "$FERRY_BUILD/consumer-installed"; then
-      set +e
-      "$FERRY_BUILD/consumer-installed/ferry_consumer"
-      record "consumer (find_package): run" $?
-      set -e
-    fi
+    consumer_check "consumer (find_package)" "$consumer_src" "$FERRY_BUILD/consumer-installed" \
+      ferry_consumer cpu -- -DCMAKE_PREFIX_PATH="$prefix"
   fi
-  say "packaging: consumer project with add_subdirectory(ferry)"
-  if step "consumer (add_subdirectory): configure" cmake -S "$consumer_src" \
-    -B "$FERRY_BUILD/consumer-subdir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DFERRY_SOURCE_DIR="$FERRY_ROOT" &&
-    step "consumer (add_subdirectory): build" \
-      cmake --build "$FERRY_BUILD/consumer-subdir" --parallel "$FERRY_JOBS"; then
-    set +e
-    "$FERRY_BUILD/consumer-subdir/ferry_consumer"
-    record "consumer (add_subdirectory): run" $?
-    set -e
-  fi
+  consumer_check "consumer (add_subdirectory)" "$consumer_src" "$FERRY_BUILD/consumer-subdir" \
+    ferry_consumer cpu -- -DFERRY_SOURCE_DIR="$FERRY_ROOT"
 else
   warn "skipping the packaging checks: the host build could not be configured"
 fi
@@ -261,8 +278,28 @@ else
     step "build (CUDA)" build_all "$cuda_build" || true
     run_ctest "$cuda_build" "CUDA build (FERRY_BACKEND=openmp)" "$@"
   fi
-  unset FERRY_BACKEND
   part_end "CUDA build + tests"
+
+  # CUDA packaging: what a CUDA project using ferry compiles (each consumer is one small
+  # translation unit; add_subdirectory rebuilds the library, a few host sources).
+  part_start
+  if [[ -f "$cuda_build/CMakeCache.txt" ]]; then
+    cuda_prefix="$cuda_build/install"
+    say "packaging: installing build-cuda/ into build-cuda/install"
+    if step "install (CUDA)" cmake --install "$cuda_build" --prefix "$cuda_prefix" >/dev/null; then
+      consumer_check "CUDA consumer (find_package)" "$FERRY_ROOT/examples/consumer-cuda" \
+        "$cuda_build/consumer-cuda-installed" ferry_consumer_cuda gpu -- \
+        -DCMAKE_PREFIX_PATH="$cuda_prefix" -DCMAKE_CUDA_COMPILER="$nvcc"
+      consumer_check "C++ consumer of the CUDA build (find_package)" \
+        "$FERRY_ROOT/examples/consumer" "$cuda_build/consumer-installed" ferry_consumer cpu -- \
+        -DCMAKE_PREFIX_PATH="$cuda_prefix"
+    fi
+    consumer_check "CUDA consumer (add_subdirectory)" "$FERRY_ROOT/examples/consumer-cuda" \
+      "$cuda_build/consumer-cuda-subdir" ferry_consumer_cuda gpu -- \
+      -DFERRY_SOURCE_DIR="$FERRY_ROOT" -DCMAKE_CUDA_COMPILER="$nvcc"
+  fi
+  unset FERRY_BACKEND
+  part_end "CUDA packaging"
 fi
 
 # --- summary ---------------------------------------------------------------------------------
@@ -272,5 +309,5 @@ if ((${#failures[@]})); then
   say "failures:"
   for f in "${failures[@]}"; do printf '    %s\n' "$f"; done
 fi
-echo "$passed passed, $failed failed"
+echo "$passed passed, $skipped skipped, $failed failed"
 ((failed == 0))

@@ -147,6 +147,20 @@ void require_usable(backend b) {
 #endif
 }
 
+/// The environment variable's value, or "" when unset.
+std::string env_value(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? std::string(v) : std::string();
+}
+
+/// The one-minute load average, or -1 where /proc/loadavg cannot be read.
+double load_average_1min() {
+  std::ifstream f("/proc/loadavg");
+  double load = -1;
+  if (!(f >> load)) return -1;
+  return load;
+}
+
 std::string cpu_model() {
   std::ifstream f("/proc/cpuinfo");
   std::string line;
@@ -257,5 +271,44 @@ std::string device_description() {
   if (b == backend::serial) return "host: " + detail::cpu_model() + ", 1 thread";
   return detail::active_runtime()->description() + "; host: " + detail::cpu_model();
 }
+
+std::string openmp_wait_policy() {
+  const std::string policy = detail::env_value("OMP_WAIT_POLICY");
+  if (!policy.empty()) return "OMP_WAIT_POLICY=" + policy;
+  std::string out = "runtime default: spin, then sleep (OMP_WAIT_POLICY not set";
+  for (const char* tuning : {"GOMP_SPINCOUNT", "KMP_BLOCKTIME"}) {
+    const std::string v = detail::env_value(tuning);
+    if (!v.empty()) out += std::string(", ") + tuning + "=" + v;
+  }
+  return out + ")";
+}
+
+std::string host_oversubscription_warning() {
+  // omp_get_num_procs: the hardware threads this process may run on (its CPU affinity mask).
+  return detail::oversubscription_note(detail::load_average_1min(), omp_get_num_procs(),
+                                       omp_get_max_threads(), openmp_wait_policy());
+}
+
+namespace detail {
+std::string oversubscription_note(double load1, int hw_threads, int omp_threads,
+                                  const std::string& policy) {
+  if (load1 < 0 || hw_threads < 1) return "";
+  if (load1 < 1.0 || load1 + omp_threads <= hw_threads) return "";
+  char load_text[32];
+  std::snprintf(load_text, sizeof load_text, "%.2f", load1);
+  std::string note = std::string("the host looks oversubscribed: load average ") + load_text +
+                     " (last minute) on " + std::to_string(hw_threads) +
+                     " hardware threads, with " + std::to_string(omp_threads) + " OpenMP threads; ";
+  const bool passive = policy.find("passive") != std::string::npos;
+  if (passive)
+    note += "threads wait passively (" + policy +
+            "), but share cores with other work: timings are not those of an idle machine";
+  else
+    note += "spinning OpenMP threads (" + policy +
+            ") take cores from threads with work and launch-heavy timings can swing by large "
+            "factors: run on an idle machine, or set OMP_WAIT_POLICY=passive";
+  return note;
+}
+}  // namespace detail
 
 }  // namespace ferry

@@ -1,11 +1,16 @@
 // ferry: statistics counters and the FERRY_INFO log.
 #include "ferry/core/stats.hpp"
 
+#include <omp.h>
+
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
+#include <string>
 
+#include "ferry/core/backend.hpp"
 #include "ferry/data/environment.hpp"
 
 namespace ferry {
@@ -69,9 +74,20 @@ void record_allocation(std::size_t bytes, const char* kernel) {
 
 void record_launch(const char* kernel, const char* backend, std::int64_t threads) {
   g_launches.fetch_add(1, std::memory_order_relaxed);  // every launch: no lock
-  if (info_enabled())
-    std::fprintf(stderr, "ferry: %-24s launch on %s, %lld threads\n", kernel, backend,
-                 static_cast<long long>(threads));
+  if (!info_enabled()) return;
+  // Before the first openmp launch: what decides how its threads behave on a busy machine.
+  static std::once_flag openmp_header;
+  if (std::strcmp(backend, "openmp") == 0)
+    std::call_once(openmp_header, [] {
+      std::fprintf(stderr,
+                   "ferry: openmp backend: %d OpenMP threads on %d hardware threads, "
+                   "wait policy: %s\n",
+                   omp_get_max_threads(), omp_get_num_procs(), openmp_wait_policy().c_str());
+      const std::string warning = host_oversubscription_warning();
+      if (!warning.empty()) std::fprintf(stderr, "ferry: warning: %s\n", warning.c_str());
+    });
+  std::fprintf(stderr, "ferry: %-24s launch on %s, %lld threads\n", kernel, backend,
+               static_cast<long long>(threads));
 }
 
 }  // namespace detail

@@ -48,6 +48,8 @@ constexpr unsigned blocks_for(index n, unsigned d) {
 
 /// n elements of T in the current backend's device memory (host memory on host backends).
 /// Move-only RAII; copies are explicit and synchronous. Throws out_of_memory / device_error.
+/// Its allocation and copies count in ferry::stats() (and FERRY_INFO) on every backend: on the
+/// host-memory backends too, where the buffer stands for device memory and its copies are real.
 template <class T>
 class device_buffer {
   static_assert(std::is_trivially_copyable_v<T>, "device_buffer<T> needs a trivially copyable T");
@@ -57,7 +59,7 @@ class device_buffer {
   explicit device_buffer(index n) : n_(n), rt_(detail::active_runtime()) {
     const std::size_t b = bytes();
     p_ = static_cast<T*>(rt_ ? rt_->allocate(b) : ::operator new(b ? b : 1));
-    if (rt_) detail::record_allocation(b, "ferry::unsafe::device_buffer");
+    detail::record_allocation(b, "ferry::unsafe::device_buffer");
   }
   /// A device copy of host data.
   explicit device_buffer(std::span<const T> host) : device_buffer(static_cast<index>(host.size())) {
@@ -81,24 +83,22 @@ class device_buffer {
   /// Copies host[0, size()) to the device.
   void copy_from_host(std::span<const T> host) {
     const std::size_t b = std::min(host.size_bytes(), bytes());
-    if (rt_) {
-      const auto t0 = std::chrono::steady_clock::now();
+    const auto t0 = std::chrono::steady_clock::now();
+    if (rt_)
       rt_->copy_to_device(p_, host.data(), b);
-      detail::record_transfer(true, b, seconds_since(t0), "ferry::unsafe::device_buffer");
-    } else {
+    else if (b)
       std::memcpy(p_, host.data(), b);
-    }
+    detail::record_transfer(true, b, seconds_since(t0), "ferry::unsafe::device_buffer");
   }
   /// Copies the device data to host[0, size()); waits for earlier launches.
   void copy_to_host(std::span<T> host) const {
     const std::size_t b = std::min(host.size_bytes(), bytes());
-    if (rt_) {
-      const auto t0 = std::chrono::steady_clock::now();
+    const auto t0 = std::chrono::steady_clock::now();
+    if (rt_)
       rt_->copy_to_host(host.data(), p_, b);
-      detail::record_transfer(false, b, seconds_since(t0), "ferry::unsafe::device_buffer");
-    } else {
+    else if (b)
       std::memcpy(host.data(), p_, b);
-    }
+    detail::record_transfer(false, b, seconds_since(t0), "ferry::unsafe::device_buffer");
   }
   /// The device address.
   T* get() const { return p_; }

@@ -13,6 +13,14 @@ std::string ferry_device_description() {
   return ferry::device_description();
 }
 
+std::string ferry_omp_wait_policy() {
+  return ferry::openmp_wait_policy();
+}
+
+std::string ferry_host_warning() {
+  return ferry::host_oversubscription_warning();
+}
+
 std::string backend_description() {
   return ferry_backend_name() + " (" + ferry_device_description() + ")";
 }

@@ -180,6 +180,10 @@ int run_suite(const options& opt, const std::string& command_line) {
   meta.date = now_iso8601();
   meta.omp_threads = omp_get_max_threads();
   meta.command_line = command_line;
+  // Measured before anything runs: later the load average includes this run's own threads.
+  meta.omp_wait_policy = ferry_omp_wait_policy();
+  meta.host_warning = ferry_host_warning();
+  if (!meta.host_warning.empty()) std::cerr << "ferry-perf: warning: " << meta.host_warning << "\n";
   try {
     meta.backend = ferry_backend_name();
     meta.device = ferry_device_description();

@@ -30,6 +30,12 @@ std::string ferry_backend_name();
 /// ferry's description of the device its launches use (ferry::device_description()).
 std::string ferry_device_description();
 
+/// How idle OpenMP threads wait (ferry::openmp_wait_policy()).
+std::string ferry_omp_wait_policy();
+
+/// A warning when the host looks oversubscribed, else "" (ferry::host_oversubscription_warning()).
+std::string ferry_host_warning();
+
 /// Value of an extra result field: text, a real number or an integer.
 using extra_value = std::variant<std::string, double, std::int64_t>;
 

@@ -95,7 +95,9 @@ void print_table(std::ostream& os, const run_metadata& meta, const std::vector<r
   os << "\nferry-perf results\n";
   os << "  backend: " << meta.backend << "\n";
   os << "  device:  " << meta.device << "\n";
-  os << "  OpenMP threads: " << meta.omp_threads << "\n";
+  os << "  OpenMP threads: " << meta.omp_threads << ", wait policy: " << meta.omp_wait_policy
+     << "\n";
+  if (!meta.host_warning.empty()) os << "  warning: " << meta.host_warning << "\n";
   os << "  date:    " << meta.date << "\n";
   os << "  times are milliseconds per rep; ratios are variant time / baseline time (base_cuda\n"
         "  when it ran, else base_omp; < 1 is faster than the baseline)\n\n";
@@ -216,6 +218,8 @@ void write_json(const std::string& path, const run_metadata& meta,
                      {"backend", meta.backend},
                      {"device", meta.device},
                      {"threads", meta.omp_threads},
+                     {"omp_wait_policy", meta.omp_wait_policy},
+                     {"host_warning", meta.host_warning},
                      {"command_line", meta.command_line}};
   auto results = nlohmann::ordered_json::array();
   for (const auto& r : rs) {

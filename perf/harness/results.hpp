@@ -42,10 +42,14 @@ struct run_result {
 
 /// Facts about the whole run, written at the top of reports.
 struct run_metadata {
-  std::string date;          ///< local date and time, ISO 8601
-  std::string backend;       ///< ferry's backend name
-  std::string device;        ///< ferry's device description
-  int omp_threads = 0;       ///< omp_get_max_threads()
+  std::string date;             ///< local date and time, ISO 8601
+  std::string backend;          ///< ferry's backend name
+  std::string device;           ///< ferry's device description
+  int omp_threads = 0;          ///< omp_get_max_threads()
+  std::string omp_wait_policy;  ///< ferry::openmp_wait_policy()
+  /// ferry::host_oversubscription_warning() at start-up ("" when the host looked free): why
+  /// OpenMP timings of this run may not be those of an idle machine.
+  std::string host_warning;
   std::string command_line;  ///< argv joined with spaces
 };
 

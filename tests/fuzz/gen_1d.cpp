@@ -195,7 +195,10 @@ struct strat1 {
         break;
       case indirect_k: {
         s = "indirect(out, index_set{";
-        for (std::size_t q = 0; q < set.size(); ++q) s += (q ? "," : "") + num(set[q]);
+        for (std::size_t q = 0; q < set.size(); ++q) {
+          if (q) s += ',';  // not `"," + num(...)`: GCC 12's false -Wrestrict (its bug 105651)
+          s += num(set[q]);
+        }
         s += "})";
         break;
       }

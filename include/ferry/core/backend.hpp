@@ -48,4 +48,32 @@ void release_cached_device_memory();
 /// Whether this build contains backend b (it may still lack a device at run time).
 bool backend_compiled(backend b);
 
+/// How idle OpenMP threads of the openmp backend wait for the next launch, in words, from the
+/// environment the OpenMP runtime read at start-up: "OMP_WAIT_POLICY=passive" (they sleep),
+/// "OMP_WAIT_POLICY=active" (they spin), or the runtime default ("spin, then sleep") with any
+/// GOMP_SPINCOUNT (GCC's libgomp) or KMP_BLOCKTIME (LLVM's libomp) setting named.
+///
+/// ferry leaves the policy to the program: it is process-wide (the program's own OpenMP code
+/// shares the threads), and libgomp fixes it before any of ferry's code runs. Spinning makes
+/// launches fastest on an idle machine; on a busy one spinning threads take cores from the
+/// threads with work, and launch-heavy code can slow down by large factors (user guide, 10).
+std::string openmp_wait_policy();
+
+/// A warning when the host looks oversubscribed for the openmp backend, else "". Reads the
+/// one-minute load average (/proc/loadavg), the hardware threads this process may use and
+/// omp_get_max_threads(); see detail::oversubscription_note for the rule. Printed by
+/// FERRY_INFO=1 before the first openmp launch and by ferry-perf in its header.
+std::string host_oversubscription_warning();
+
+namespace detail {
+/// The rule behind host_oversubscription_warning(), on given numbers: a warning when at least
+/// one hardware thread's worth of other work is runnable (load1 >= 1) and it plus the OpenMP
+/// threads exceed the hardware threads (load1 + omp_threads > hw_threads), i.e. some OpenMP
+/// thread must share a core. The load average counts runnable tasks system-wide (Linux), which
+/// before a run starts are other programs'. "" when not oversubscribed or a number is unknown
+/// (load1 < 0, hw_threads < 1). The advice depends on `policy` (openmp_wait_policy()).
+std::string oversubscription_note(double load1, int hw_threads, int omp_threads,
+                                  const std::string& policy);
+}  // namespace detail
+
 }  // namespace ferry

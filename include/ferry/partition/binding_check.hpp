@@ -29,7 +29,7 @@ bool part_offsets(const T* base, const Part& part, std::vector<index>& out) {
     out.push_back(static_cast<index>(&part - base));
     return true;
   } else if constexpr (std::is_same_v<P, view<T>> || std::is_same_v<P, std::span<T>>) {
-    for (index e = 0; e < part.size(); ++e)
+    for (index e = 0; e < static_cast<index>(part.size()); ++e)
       out.push_back(static_cast<index>(part.data() + e - base));
     return true;
   } else if constexpr (std::is_same_v<P, view2d<T>>) {
@@ -77,13 +77,14 @@ requires partition_strategy_for<S, Space> std::string check_binding(const S& s,
   const T* base = s.buffer().data();
   const auto acc = detail::bind_on_host(s, space);
   std::string problem;
+  bool enumerable = true;
   std::vector<index> given, listed;
   detail::for_each_index(space, [&](const typename Space::index_type& idx) {
-    if (!problem.empty()) return;
+    if (!enumerable || !problem.empty()) return;
     given.clear();
     listed.clear();
     if (!detail::part_offsets(base, acc(idx), given)) {
-      problem = "-";  // not enumerable: nothing to compare
+      enumerable = false;  // nothing to compare
       return;
     }
     s.for_each_owned(idx, space, [&](index e) { listed.push_back(e); });
@@ -92,13 +93,15 @@ requires partition_strategy_for<S, Space> std::string check_binding(const S& s,
     if (given == listed) return;
     const auto [g, l] = std::mismatch(given.begin(), given.end(), listed.begin(), listed.end());
     if (g != given.end() && (l == listed.end() || *g < *l))
-      problem = "thread " + detail::format_index(idx) + " is handed element " + std::to_string(*g) +
-                " by bind(), which its for_each_owned() does not list";
+      problem = detail::concat({"thread ", detail::format_index(idx), " is handed element ",
+                                std::to_string(*g),
+                                " by bind(), which its for_each_owned() does not list"});
     else
-      problem = "thread " + detail::format_index(idx) + " owns element " + std::to_string(*l) +
-                " by for_each_owned(), which bind() does not hand it";
+      problem = detail::concat({"thread ", detail::format_index(idx), " owns element ",
+                                std::to_string(*l),
+                                " by for_each_owned(), which bind() does not hand it"});
   });
-  return problem == "-" ? std::string() : problem;
+  return enumerable ? problem : std::string();
 }
 
 }  // namespace ferry

@@ -2,9 +2,11 @@
 // overlapping pair (a race) and the first uncovered element.
 #pragma once
 
+#include <initializer_list>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ferry/core/error.hpp"
@@ -26,14 +28,26 @@ struct partition_report {
 };
 
 namespace detail {
+/// The pieces joined into one string. Messages are built this way rather than with
+/// `"text" + std::string`: GCC 12 warns falsely (-Wrestrict, its bug 105651) on every inlined
+/// operator+(const char*, std::string&&), in every program that includes this header.
+inline std::string concat(std::initializer_list<std::string_view> pieces) {
+  std::size_t n = 0;
+  for (std::string_view p : pieces) n += p.size();
+  std::string out;
+  out.reserve(n);
+  for (std::string_view p : pieces) out.append(p);
+  return out;
+}
 inline std::string format_index(index i) {
   return std::to_string(i);
 }
 inline std::string format_index(index2 x) {
-  return "(" + std::to_string(x.i) + ", " + std::to_string(x.j) + ")";
+  return concat({"(", std::to_string(x.i), ", ", std::to_string(x.j), ")"});
 }
 inline std::string format_index(index3 x) {
-  return "(" + std::to_string(x.i) + ", " + std::to_string(x.j) + ", " + std::to_string(x.k) + ")";
+  return concat(
+      {"(", std::to_string(x.i), ", ", std::to_string(x.j), ", ", std::to_string(x.k), ")"});
 }
 }  // namespace detail
 
@@ -65,15 +79,17 @@ requires partition_strategy_for<S, Space> partition_report verify_partition(cons
       if (!rep.ok()) return;
       if (e < 0 || e >= n) {
         rep.in_bounds = false;
-        rep.message = "thread " + detail::format_index(idx) + " owns element " + std::to_string(e) +
-                      ", outside the buffer of " + std::to_string(n) + " elements";
+        rep.message = detail::concat({"thread ", detail::format_index(idx), " owns element ",
+                                      std::to_string(e), ", outside the buffer of ",
+                                      std::to_string(n), " elements"});
         return;
       }
       const auto u = static_cast<std::size_t>(e);
       if (owned[u]) {
         rep.disjoint = false;
-        rep.message = "threads " + detail::format_index(owner_idx[u]) + " and " +
-                      detail::format_index(idx) + " both own element " + std::to_string(e);
+        rep.message =
+            detail::concat({"threads ", detail::format_index(owner_idx[u]), " and ",
+                            detail::format_index(idx), " both own element ", std::to_string(e)});
         return;
       }
       owned[u] = true;
