@@ -243,6 +243,12 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
                 "ferry::launch: the kernel takes a partitioned element by value (e.g. 'double x' "
                 "for ferry::elementwise(v), which passes 'double&'): its writes would go to a "
                 "copy and be lost. Take the element by reference ('double& x')");
+  static_assert(!(detail::accepted(detail::classify<A>()) && ...) ||
+                    !detail::drops_bounds_checks<Space, K, bound_tuple>(),
+                "ferry::launch: the kernel takes a bounds-checked accessor (ferry::view, view2d, "
+                "view3d or atomic_accessor) as another type, such as std::span<const T>, whose "
+                "indexing checks nothing. Take the ferry type ('ferry::view<const T> v' for a "
+                "read-only container)");
 
   const char* name = cfg.name ? cfg.name : detail::kernel_type_name<K>();
   // Checks first, derived sizes after (ARCHITECTURE section 1): the index space, then every

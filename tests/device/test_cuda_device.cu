@@ -7,9 +7,9 @@
 //    process: a fault ends the CUDA context);
 //  * a failed bounds check in device code fails the launch with a device_error naming the
 //    kernel (each in its own process): a chunks<2> write of c[2], a read past a read-only
-//    view, a read from a view with no elements, a view2d index past its tile, an atomic_add index past the target, a view indexed
-//    inside ferry::unsafe::launch, a reduction launch, and an element type larger than the
-//    sink (checked at the access instead).
+//    view, a read from a view with no elements, a view2d index past its tile, an atomic_add index
+//    past the target, a view indexed inside ferry::unsafe::launch, a reduction launch, and an
+//    element type larger than the sink (checked at the access instead).
 // Without a GPU every test skips.
 #include <gtest/gtest.h>
 
@@ -18,6 +18,8 @@
 #include <cstdlib>
 #include <ferry/ferry.hpp>
 #include <numeric>
+#include <span>
+#include <string>
 #include <vector>
 
 namespace {
@@ -141,7 +143,9 @@ void atomic_add_out_of_bounds() {
   std::vector<int> hist(16, 0);
   ferry::launch(
       {.name = "atomic_add_out_of_bounds"}, ferry::range{64},
-      [] FERRY_KERNEL(ferry::index i, ferry::atomic_accessor<int> h) { h.add(i / 4 + (i == 63), 1); },
+      [] FERRY_KERNEL(ferry::index i, ferry::atomic_accessor<int> h) {
+        h.add(i / 4 + (i == 63), 1);
+      },
       ferry::atomic_add(hist));
 }
 
@@ -183,6 +187,94 @@ void big_element_read_out_of_bounds() {
       ferry::elementwise(y), std::as_const(x));
 }
 static_assert(sizeof(big_element) > ferry::detail::device_sink_bytes);
+
+// --- where a failed write goes: the binding of ferry's kernels, without the trap ---------------
+// After a trap the CUDA context is gone and device memory cannot be read back, so a death test
+// cannot show where a failed write landed. These kernels bind an accessor to a fault flag exactly
+// as ferry's kernels do (detail::with_fault_flag), write out of range through it, and store the
+// flag instead of trapping; the host then checks that no byte outside the accessor changed.
+
+/// Binds v to a fault flag, writes value 7 through the out-of-range index `bad`, stores the flag.
+template <class V, class Write>
+__global__ void write_bound_out_of_range(V v, Write w, unsigned* flag) {
+  unsigned fault = 0;
+  w(ferry::detail::with_fault_flag(v, &fault));
+  *flag = fault;
+}
+
+struct write_view_3 {
+  __device__ void operator()(ferry::view<int> v) const { v[3] = 7; }
+};
+struct write_view2d_0_1 {
+  __device__ void operator()(ferry::view2d<int> v) const { v(0, 1) = 7; }
+};
+struct write_view3d_0_0_1 {
+  __device__ void operator()(ferry::view3d<int> v) const { v(0, 0, 1) = 7; }
+};
+struct add_atomic_3 {
+  __device__ void operator()(ferry::atomic_accessor<int> a) const { a.add(3, 7); }
+};
+struct write_subview_of_view_3 {
+  __device__ void operator()(ferry::view<int> v) const { v.subview(0, 0)[3] = 7; }
+};
+
+/// Runs write_bound_out_of_range on a view-like accessor made by make(p) over a 16-int device
+/// buffer of zeros; returns the buffer afterwards, with the fault flag in `flag`.
+template <class Make, class Write>
+std::vector<int> failed_write_effect(Make make, Write w, unsigned& flag) {
+  int* p = nullptr;
+  unsigned* f = nullptr;
+  EXPECT_EQ(cudaMalloc(&p, 16 * sizeof(int)), cudaSuccess);
+  EXPECT_EQ(cudaMalloc(&f, sizeof(unsigned)), cudaSuccess);
+  EXPECT_EQ(cudaMemset(p, 0, 16 * sizeof(int)), cudaSuccess);
+  write_bound_out_of_range<<<1, 1>>>(make(p), w, f);
+  EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  std::vector<int> h(16, -1);
+  EXPECT_EQ(cudaMemcpy(h.data(), p, 16 * sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(&flag, f, sizeof(unsigned), cudaMemcpyDeviceToHost), cudaSuccess);
+  cudaFree(p);
+  cudaFree(f);
+  return h;
+}
+
+/// A user strategy whose thread i owns nothing (for_each_owned lists no element) and receives
+/// view<T>(p + i, -1): an empty view with a negative extent. The checked backend accepts it (the
+/// view reaches no element); a write through it must not land at p + i, another thread's or
+/// nobody's element.
+template <class T>
+class negative_extent_parts : public ferry::strategy_base {
+ public:
+  using value_type = T;
+  static constexpr bool copies_in = true;
+  explicit negative_extent_parts(std::span<T> v) : v_(v) {}
+  std::span<T> buffer() const { return v_; }
+  std::string check_launch(const ferry::range& s) const {
+    return s.size() > 0 && (s.begin < 0 || s.end > static_cast<ferry::index>(v_.size()))
+               ? "out of the buffer"
+               : "";
+  }
+  struct accessor {
+    T* p;
+    FERRY_HOST_DEVICE ferry::view<T> operator()(ferry::index i) const {
+      return ferry::view<T>(p + i, -1);
+    }
+  };
+  accessor bind(T* p, const ferry::range&) const { return accessor{p}; }
+  template <class F>
+  void for_each_owned(ferry::index, const ferry::range&, F&&) const {}
+
+ private:
+  std::span<T> v_;
+};
+
+/// Writes element 0 of a part with a negative extent: the launch fails.
+void write_through_negative_extent_part() {
+  std::vector<double> v(32, 0.0);
+  ferry::launch(
+      {.name = "write_through_negative_extent_part"}, ferry::range{32},
+      [] FERRY_KERNEL(ferry::index, ferry::view<double> c) { c[0] = 1.0; },
+      negative_extent_parts<double>(v));
+}
 
 #define REQUIRE_GPU() \
   if (!have_gpu()) GTEST_SKIP() << "no usable CUDA device"
@@ -338,6 +430,68 @@ TEST(cuda_device_death, big_element_read_out_of_bounds_raises_device_error) {
   REQUIRE_GPU();
   expect_device_error(big_element_read_out_of_bounds,
                       "caught: ferry: big_element_read_out_of_bounds: ");
+}
+
+// A failed write through a bound accessor with no elements (extent 0, or a negative extent from
+// a user strategy) goes to ferry's sink, never to the address the accessor was made with; one
+// through a non-empty accessor goes to its own element 0. The flag is set either way.
+TEST(cuda_device, failed_writes_through_bound_accessors_stay_inside_them) {
+  REQUIRE_GPU();
+  std::vector<int> zeros(16, 0);
+  auto with_seven_at = [](int k) {
+    std::vector<int> v(16, 0);
+    v[k] = 7;
+    return v;
+  };
+  unsigned flag = 0;
+  // Extent 0 and negative extents: nothing of the buffer may change.
+  EXPECT_EQ(
+      failed_write_effect([](int* p) { return ferry::view<int>(p + 1, 0); }, write_view_3{}, flag),
+      zeros);
+  EXPECT_EQ(flag, 1u);
+  EXPECT_EQ(
+      failed_write_effect([](int* p) { return ferry::view<int>(p + 1, -1); }, write_view_3{}, flag),
+      zeros);
+  EXPECT_EQ(flag, 1u);
+  EXPECT_EQ(failed_write_effect([](int* p) { return ferry::view2d<int>(p + 1, -1, 4, 4); },
+                                write_view2d_0_1{}, flag),
+            zeros);
+  EXPECT_EQ(flag, 1u);
+  EXPECT_EQ(failed_write_effect([](int* p) { return ferry::view2d<int>(p + 1, 4, -2, 4); },
+                                write_view2d_0_1{}, flag),
+            zeros);
+  EXPECT_EQ(flag, 1u);
+  EXPECT_EQ(failed_write_effect([](int* p) { return ferry::view3d<int>(p + 1, 1, 1, -1, 1, 1); },
+                                write_view3d_0_0_1{}, flag),
+            zeros);
+  EXPECT_EQ(flag, 1u);
+  EXPECT_EQ(failed_write_effect([](int* p) { return ferry::atomic_accessor<int>(p + 1, -1); },
+                                add_atomic_3{}, flag),
+            zeros);
+  EXPECT_EQ(flag, 1u);
+  EXPECT_EQ(failed_write_effect([](int* p) { return ferry::view<int>(p + 1, 4); },
+                                write_subview_of_view_3{}, flag),
+            zeros);
+  EXPECT_EQ(flag, 1u);
+  // Non-empty: the write goes to the accessor's own element 0 (p[1]).
+  EXPECT_EQ(
+      failed_write_effect([](int* p) { return ferry::view<int>(p + 1, 2); }, write_view_3{}, flag),
+      with_seven_at(1));
+  EXPECT_EQ(flag, 1u);
+  EXPECT_EQ(failed_write_effect([](int* p) { return ferry::view2d<int>(p + 1, 2, 1, 4); },
+                                write_view2d_0_1{}, flag),
+            with_seven_at(1));
+  EXPECT_EQ(flag, 1u);
+  EXPECT_EQ(failed_write_effect([](int* p) { return ferry::atomic_accessor<int>(p + 1, 2); },
+                                add_atomic_3{}, flag),
+            with_seven_at(1));
+  EXPECT_EQ(flag, 1u);
+}
+
+TEST(cuda_device_death, write_through_a_negative_extent_part_raises_device_error) {
+  REQUIRE_GPU();
+  expect_device_error(write_through_negative_extent_part,
+                      "caught: ferry: write_through_negative_extent_part: ");
 }
 
 }  // namespace

@@ -264,6 +264,113 @@ TEST_P(attacks, releasing_one_of_two_shared_preload_mut_handles_copies_back) {
   EXPECT_EQ(v, ref);
 }
 
+// --- accessors with a negative extent ----------------------------------------------------------
+
+/// A user strategy whose thread i owns nothing (for_each_owned lists no element) and receives
+/// view<T>(p + i, -1), as an accessor that computes a part's length as `end - begin` may when
+/// end < begin. verify_partition and check_binding accept it (neither lists any element).
+template <class T>
+class negative_extent_parts : public ferry::strategy_base {
+ public:
+  using value_type = T;
+  static constexpr bool copies_in = true;
+  explicit negative_extent_parts(std::span<T> v) : v_(v) {}
+  std::span<T> buffer() const { return v_; }
+  std::string check_launch(const ferry::range& s) const {
+    return s.size() > 0 && (s.begin < 0 || s.end > static_cast<index>(v_.size()))
+               ? "out of the buffer"
+               : "";
+  }
+  struct accessor {
+    T* p;
+    FERRY_HOST_DEVICE ferry::view<T> operator()(index i) const { return ferry::view<T>(p + i, -1); }
+  };
+  accessor bind(T* p, const ferry::range&) const { return accessor{p}; }
+  template <class F>
+  void for_each_owned(index, const ferry::range&, F&&) const {}
+
+ private:
+  std::span<T> v_;
+};
+
+/// Each thread writes element `e` of its part (a part with a negative extent).
+void write_negative_extent_part(std::vector<double>& v, index e) {
+  ferry::launch(
+      {.name = "write_negative_extent_part"}, ferry::range{static_cast<index>(v.size())},
+      [] FERRY_KERNEL(index, ferry::view<double> c, index k) { c[k] = 1.0; },
+      negative_extent_parts<double>(v), e);
+}
+
+/// Each thread writes through a one-element window at `offset` of its part.
+void write_window_of_negative_extent_part(std::vector<double>& v, index offset) {
+  ferry::launch(
+      {.name = "write_window_of_negative_extent_part"}, ferry::range{static_cast<index>(v.size())},
+      [] FERRY_KERNEL(index, ferry::view<double> c, index off) { c.subview(off, 1)[0] = 1.0; },
+      negative_extent_parts<double>(v), offset);
+}
+
+class attacks_bounds : public on_backend {
+ protected:
+  void SetUp() override {
+    on_backend::SetUp();
+    if (is(ferry::backend::cuda))
+      GTEST_SKIP() << "a device traps on a failed check; tests/device covers it";
+  }
+};
+
+// Break: the bounds checks compare indices unsigned (a negative index wraps above any extent),
+// which is right only for extents >= 0. A view with a negative extent, which a user strategy's
+// accessor can hand out, passed every index in [0, 2^63): `c[0]` and `c.subview(5, 1)` wrote
+// other threads' elements (here: every element of the buffer) with no error on any backend, and
+// the checked backend saw nothing (the part lists no element). Right behaviour: a negative
+// extent is an empty view; every access fails with bounds_error naming kernel and argument.
+TEST_P(attacks_bounds, a_part_with_a_negative_extent_has_no_elements) {
+  const std::vector<double> zeros(8, 0.0);
+  std::vector<double> v(8, 0.0);
+  try {
+    write_negative_extent_part(v, 0);
+    FAIL() << "a write through a view with a negative extent raised no error";
+  } catch (const ferry::bounds_error& e) {
+    EXPECT_TRUE(contains(e.what(), "write_negative_extent_part"));
+    EXPECT_TRUE(contains(e.what(), "argument 1 (partitioned)"));
+    EXPECT_TRUE(contains(e.what(), "view index 0 out of bounds [0, 0)"));
+  }
+  if (!is(ferry::backend::serial) && !is(ferry::backend::openmp)) EXPECT_EQ(v, zeros);
+  v = zeros;
+  try {
+    write_window_of_negative_extent_part(v, 5);
+    FAIL() << "a window of a view with a negative extent raised no error";
+  } catch (const ferry::bounds_error& e) {
+    EXPECT_TRUE(contains(e.what(), "write_window_of_negative_extent_part"));
+    EXPECT_TRUE(contains(e.what(), "view subview [5, 5 + 1) out of bounds [0, 0)"));
+  }
+  EXPECT_EQ(v, zeros) << "the window's check must fail before anything is written";
+}
+
+// The same rule outside a launch, for every accessor that checks indices.
+TEST(attacks_outside_launch, accessors_with_a_negative_extent_have_no_elements) {
+  double buf[16] = {};
+  const ferry::view<double> v(buf, -1);
+  EXPECT_EQ(v.size(), 0);
+  EXPECT_THROW(v[0], ferry::bounds_error);
+  EXPECT_THROW(v[5], ferry::bounds_error);
+  EXPECT_THROW(v.subview(5, 1), ferry::bounds_error);
+  EXPECT_EQ(v.subview(0, 0).size(), 0);  // the empty window of an empty view
+  const ferry::view2d<double> t(buf, -1, 2, 4);
+  EXPECT_EQ(t.extent_i(), 0);
+  EXPECT_THROW(t(0, 0), ferry::bounds_error);
+  const ferry::view2d<double> t2(buf, 2, -3, 4);
+  EXPECT_THROW(t2(1, 1), ferry::bounds_error);
+  const ferry::view3d<double> b(buf, 1, 1, -1, 1, 1);
+  EXPECT_EQ(b.extent_k(), 0);
+  EXPECT_THROW(b(0, 0, 0), ferry::bounds_error);
+  const ferry::atomic_accessor<double> a(buf, -2);
+  EXPECT_EQ(a.size(), 0);
+  EXPECT_THROW(a.add(3, 1.0), ferry::bounds_error);
+  for (double x : buf) EXPECT_EQ(x, 0.0);
+}
+
 }  // namespace
 
 FERRY_INSTANTIATE_BACKENDS(attacks);
+FERRY_INSTANTIATE_BACKENDS(attacks_bounds);

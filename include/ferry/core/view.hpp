@@ -149,6 +149,13 @@ class bounds_fault : public bounds_error {
 #endif
 }
 
+/// n, or 0 for a negative n: the extent an accessor keeps. out_of_bounds is right only for
+/// n >= 0, so accessors never keep a negative extent. Costs one max where the accessor is made
+/// (once per thread and view), none per access; constant extents fold it away.
+FERRY_HOST_DEVICE FERRY_INLINE constexpr index nonnegative(index n) {
+  return n < 0 ? 0 : n;
+}
+
 /// i outside [0, n)? One unsigned compare: a negative i converts to a value above any extent
 /// (extents are >= 0 and below 2^63), so it needs no second test.
 FERRY_HOST_DEVICE FERRY_INLINE constexpr bool out_of_bounds(index i, index n) {
@@ -245,7 +252,6 @@ FERRY_HOST_DEVICE FERRY_INLINE decltype(auto) with_fault_flag(A&& a, unsigned* f
 
 }  // namespace detail
 
-
 /// 1D view of n contiguous elements of T (T may be const).
 ///
 /// What a kernel receives for a read-only argument (`view<const T>`, the whole buffer) and
@@ -258,8 +264,12 @@ class view {
   using value_type = std::remove_cv_t<T>;
 
   constexpr view() = default;
-  /// A view of [p, p + n); n >= 0.
-  FERRY_HOST_DEVICE constexpr view(T* p, index n) : p_(p), n_(n) {}
+  /// A view of [p, p + n); n >= 0. A negative n gives a view with no elements: the checks
+  /// compare indices unsigned, so a negative extent kept as it is would pass every index in
+  /// [0, 2^63) (a user strategy's accessor that hands out view(p, -1) would give its thread
+  /// unchecked access to everything after p, and the checked backend, which enumerates the
+  /// view's elements, would see none).
+  FERRY_HOST_DEVICE constexpr view(T* p, index n) : p_(p), n_(detail::nonnegative(n)) {}
   /// A read-only view of a mutable one.
   template <class U>
   requires(std::is_const_v<T>&& std::is_same_v<std::remove_const_t<T>, U>) FERRY_HOST_DEVICE
@@ -373,9 +383,10 @@ class view2d {
  public:
   using element_type = T;
   constexpr view2d() = default;
-  /// The ni x nj block at p with leading dimension ld; ni, nj >= 0.
+  /// The ni x nj block at p with leading dimension ld; ni, nj >= 0 (a negative extent is taken
+  /// as 0, for the reason given at view's constructor).
   FERRY_HOST_DEVICE constexpr view2d(T* p, index ni, index nj, index ld)
-      : p_(p), ni_(ni), nj_(nj), ld_(ld) {}
+      : p_(p), ni_(detail::nonnegative(ni)), nj_(detail::nonnegative(nj)), ld_(ld) {}
   /// Element (i, j), i fastest; 0 <= i < extent_i(), 0 <= j < extent_j().
   ///
   /// Errors: as view::operator[] (bounds_error on the host, a failed launch on a device). Both compares
@@ -428,9 +439,15 @@ class view3d {
  public:
   using element_type = T;
   constexpr view3d() = default;
-  /// The ni x nj x nk block at p with strides (1, ld_j, ld_k); extents >= 0.
+  /// The ni x nj x nk block at p with strides (1, ld_j, ld_k); extents >= 0 (a negative extent
+  /// is taken as 0, for the reason given at view's constructor).
   FERRY_HOST_DEVICE constexpr view3d(T* p, index ni, index nj, index nk, index ld_j, index ld_k)
-      : p_(p), ni_(ni), nj_(nj), nk_(nk), ldj_(ld_j), ldk_(ld_k) {}
+      : p_(p),
+        ni_(detail::nonnegative(ni)),
+        nj_(detail::nonnegative(nj)),
+        nk_(detail::nonnegative(nk)),
+        ldj_(ld_j),
+        ldk_(ld_k) {}
   /// Element (i, j, k), i fastest, each index within its extent.
   ///
   /// Errors: as view::operator[] (bounds_error on the host, a failed launch on a device).

@@ -18,7 +18,9 @@ namespace ferry {
 template <class T>
 class atomic_accessor {
  public:
-  FERRY_HOST_DEVICE atomic_accessor(T* p, index n) : p_(p), n_(n) {}
+  /// Atomic adds into [p, p + n); a negative n gives an accessor with no elements (see view's
+  /// constructor).
+  FERRY_HOST_DEVICE atomic_accessor(T* p, index n) : p_(p), n_(detail::nonnegative(n)) {}
   /// Atomically adds v to element i, 0 <= i < size() (relaxed order: only the sum matters).
   ///
   /// Errors: i outside [0, size()) throws bounds_error on the host (launch() adds the kernel and
@@ -61,7 +63,6 @@ namespace detail {
 template <class T>
 inline constexpr bool takes_fault_flag<atomic_accessor<T>> = true;
 }  // namespace detail
-
 
 /// An atomic_add argument: the buffer every thread may add into.
 template <class T>

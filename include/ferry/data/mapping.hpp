@@ -473,5 +473,31 @@ consteval bool drops_partition_writes() {
   }
 }
 
+/// True when the kernel takes, as a type of its own, an argument that ferry hands it as an
+/// accessor that checks its indices (view, view2d, view3d, atomic_accessor): a parameter
+/// `std::span<const double>` for a read-only container compiles, since std::span converts from
+/// any contiguous range, and its operator[] checks nothing, so the launch would read past the
+/// buffer without an error. The parameter must be one of those accessors (a view<const T> for a
+/// view<T> is fine). Only kernels with written-out parameter types can be checked.
+template <class Space, class K, class Bound>
+consteval bool drops_bounds_checks() {
+  if constexpr (!kernel_params<K>::known) {
+    return false;
+  } else {
+    using params = typename kernel_params<K>::type;
+    if constexpr (std::tuple_size_v<params> != std::tuple_size_v<Bound> + 1) {
+      return false;  // the invocability check reports a wrong parameter count
+    } else {
+      return []<std::size_t... N>(std::index_sequence<N...>) {
+        return ((takes_fault_flag<
+                     std::remove_cvref_t<bound_get_t<std::tuple_element_t<N, Bound>, Space>>> &&
+                 !takes_fault_flag<std::remove_cvref_t<std::tuple_element_t<N + 1, params>>>) ||
+                ... || false);
+      }
+      (std::make_index_sequence<std::tuple_size_v<Bound>>{});
+    }
+  }
+}
+
 }  // namespace detail
 }  // namespace ferry
