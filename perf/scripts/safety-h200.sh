@@ -88,8 +88,9 @@ case $mode in
     for e in "${examples[@]}"; do step "example $(basename "$e")" "$(basename "$e").log" 60 "$e"; done
     # The cuda instances only: the host backends run no device code. Death tests fork and trap
     # on purpose; the fault tests make kernels fail on purpose: both are excluded. The thread
-    # stress tests (thousands of launches from 8 host threads) take too long under the tools.
-    unit_filter='*/cuda:-*death*:*fault*:*threads*'
+    # stress tests (thousands of launches from 8 host threads) take too long under the tools, and
+    # the tests that end the process on purpose (*terminates*) hang under them.
+    unit_filter='*/cuda:-*death*:*fault*:*threads*:*terminates*'
     small_perf=(--size 20000 --reps 2 -v base_cuda,ferry_A,ferry_B,ferry_C)
     # The four tools run side by side (one GPU, many cores): each appends its rows to a file of
     # its own, merged below, so a call ends well inside the device machine's 10 minutes.
