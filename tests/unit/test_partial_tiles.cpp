@@ -316,10 +316,16 @@ TEST_P(partial_tiles, explicit_shapes_whose_rows_or_planes_overlap_are_rejected)
                        "tiles3d: the row stride ld_j = 5 is smaller than the array extent along "
                        "i, ni = 6, so rows y and y + 1 would overlap; pass ld_j >= ni"));
   // Explicit extents larger than the buffer: the last tile's last element is past its end.
-  EXPECT_TRUE(contains(launch_error_of([&] {
-                         tiles2d_shape_over(m, range2d{1, 25}, 4, 100, 8, 4, 4);
-                       }),
-                       "the index space maps to elements [0, 795] but the buffer has 64 elements"));
+  EXPECT_TRUE(contains(
+      launch_error_of([&] {
+        tiles2d_shape_over(m, range2d{1, 25}, 4, 100, 8, 4, 4);
+      }),
+      "the index space maps to elements [0, 795] but the buffer has 64 elements: the buffer is "
+      "smaller than the matrix tiles2d(v, ni, nj, ld, ti, tj) describes ((nj - 1) * ld + ni "
+      "elements); pass extents that fit it"));
+  EXPECT_TRUE(contains(ferry::tiles3d(m, 4, 3, 20, 5, 14, 1, 1, 5).check_launch(range3d{1, 1, 4}),
+                       "maps to elements [0, 266] but the buffer has 64 elements: the buffer is "
+                       "smaller than the array tiles3d(v, ni, nj, nk, ld_j, ld_k, ...) describes"));
   // The exact fit is accepted: plane 14 elements at ld_k 14.
   tiles3d_shape_over(m, 4, 3, 2, 5, 14);
   EXPECT_EQ(m[0], 1.0);

@@ -485,7 +485,10 @@ class tiles2d_t : public strategy_base {
       return m;
     index lo = 0, hi = 0;
     if (!bounds(s, lo, hi)) return detail::overflow_message();
-    if (hi >= detail::length(buf_)) return detail::fit_message(lo, hi, detail::length(buf_));
+    if (hi >= detail::length(buf_))
+      return detail::fit_message(lo, hi, detail::length(buf_)) +
+             ": the buffer is smaller than the matrix tiles2d(v, ni, nj, ld, ti, tj) describes "
+             "((nj - 1) * ld + ni elements); pass extents that fit it";
     return {};
   }
   /// Elements [first, last) a launch over s may touch; the whole buffer for a launch
@@ -649,7 +652,11 @@ class tiles3d_t : public strategy_base {
       return m;
     index lo = 0, hi = 0;
     if (!bounds(s, lo, hi)) return detail::overflow_message();
-    if (hi >= detail::length(buf_)) return detail::fit_message(lo, hi, detail::length(buf_));
+    if (hi >= detail::length(buf_))
+      return detail::fit_message(lo, hi, detail::length(buf_)) +
+             ": the buffer is smaller than the array tiles3d(v, ni, nj, nk, ld_j, ld_k, ...) "
+             "describes ((nk - 1) * ld_k + (nj - 1) * ld_j + ni elements); pass extents that fit "
+             "it";
     return {};
   }
   /// Elements [first, last) a launch over s may touch; the whole buffer for a launch
