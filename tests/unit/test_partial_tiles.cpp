@@ -393,6 +393,21 @@ TEST(partial_tiles_proof, edge_tiles_are_disjoint_cover_the_matrix_and_bind_what
   EXPECT_EQ(owned3, std::vector<int>(v.size(), 1));
 }
 
+TEST(partial_tiles_proof, the_user_guide_diagram) {
+  // tiles2d(v, 10, 4, 2) over a 10 x 3 matrix: tile_space() = range2d{3, 2}; tile (2, 0) is
+  // 2 x 2 and the tiles (., 1) are 1 high.
+  std::vector<double> g(30, 0.0);
+  const auto t = ferry::tiles2d(g, 10, 4, 2);
+  EXPECT_EQ(t.tile_space().end_i, 3);
+  EXPECT_EQ(t.tile_space().end_j, 2);
+  const auto acc = t.bind(g.data(), t.tile_space());
+  EXPECT_EQ(acc(ferry::index2{0, 0}).extent_i(), 4);
+  EXPECT_EQ(acc(ferry::index2{2, 0}).extent_i(), 2);
+  EXPECT_EQ(acc(ferry::index2{2, 0}).extent_j(), 2);
+  EXPECT_EQ(acc(ferry::index2{1, 1}).extent_j(), 1);
+  EXPECT_EQ(&acc(ferry::index2{2, 1})(1, 0), &g[9 + 2 * 10]);
+}
+
 TEST(partial_tiles_proof, extent_and_dense_follow_the_cut_tiles) {
   std::vector<double> m(37 * 23, 0.0), p(40 * 23, 0.0);
   const auto t = ferry::tiles2d(m, 37, 8, 5);
