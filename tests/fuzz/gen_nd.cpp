@@ -52,16 +52,17 @@ struct case_nd {
     for (int d = 0; d < rank; ++d)
       if (lo[d] < 0) return "launch_error";
     if (kind == tiles) {
-      // Boxes must not wrap into the next row (plane), and must end inside the buffer.
-      // Documented overflow rule: ferry rejects a box whose linear end (end_k tk ld_k + end_j tj
-      // ld_j + end_i ti) does not fit 64 bits, even if no thread's element needs that sum.
-      i128 sum = sat_mul(sat_mul(hi[1], t[1]), ld) + sat_mul(hi[0], t[0]);
-      if (rank == 3) sum += sat_mul(sat_mul(hi[2], t[2]), ldk);
-      if (sum > i64_max) return "launch_error";
-      if (sat_mul(hi[0], t[0]) > ld) return "launch_error";
-      if (rank == 3 && sat_mul(sat_mul(hi[1], t[1]), ld) > ldk) return "launch_error";
-      i128 last = sat_mul(hi[0], t[0]) - 1 + sat_mul(sat_mul(hi[1], t[1]) - 1, ld);
-      if (rank == 3) last += sat_mul(sat_mul(hi[2], t[2]) - 1, ldk);
+      // The array the strides and the buffer describe (tiles2d(v, ld, ...): ld wide, the full
+      // rows of ld in the buffer; tiles3d(v, ld_j, ld_k, ...): ld_j wide, floor(ld_k / ld_j)
+      // rows per plane, the planes that fit). Every tile must start inside it; edge tiles are
+      // cut at its edge, which keeps the last element inside the buffer.
+      if (ld < 1 || (rank == 3 && ldk < 1)) return "launch_error";
+      i128 ext[3] = {0, 0, 1};
+      array_extents(ext);
+      for (int d = 0; d < rank; ++d)
+        if (sat_mul(hi[d] - 1, t[d]) >= ext[d]) return "launch_error";
+      i128 last = cut_end(0, ext) - 1 + (cut_end(1, ext) - 1) * ld;
+      if (rank == 3) last += (cut_end(2, ext) - 1) * ldk;
       return last < n ? "" : "launch_error";
     }
     // Dense layout: element (i, j[, k]) at off + i + ni * (j + nj * k), ni/nj the end bounds.
@@ -76,6 +77,23 @@ struct case_nd {
     const i128 first = first_i + sat_mul(ni, jk_min), last = last_i + sat_mul(ni, jk_max);
     if (!fits(first) || !fits(last) || first < 0 || last >= n) return "launch_error";
     return {};
+  }
+  /// The array extents along i, j (and k) that tiles2d/tiles3d derive from ld, ld_k and the
+  /// buffer size n (ld >= 1 and ld_k >= 1 here).
+  void array_extents(i128 (&ext)[3]) const {
+    ext[0] = ld;
+    if (rank == 2) {
+      ext[1] = n / ld;
+      return;
+    }
+    ext[1] = ldk / ld;
+    const i128 plane = ext[1] * ld;
+    ext[2] = plane == 0 || n < plane ? 0 : (n - plane) / ldk + 1;
+  }
+  /// One past the last coordinate the launch's tiles reach along d, cut at the array edge.
+  i128 cut_end(int d, const i128 (&ext)[3]) const {
+    const i128 e = sat_mul(hi[d], t[d]);
+    return e < ext[d] ? e : ext[d];
   }
   /// Calls f(tag, e, pos) for each element of each thread, i fastest (valid launches only).
   template <class F>
@@ -92,10 +110,16 @@ struct case_nd {
             f(tag, i64{0}, pos, true);
             continue;
           }
-          const i64 tk = rank == 3 ? t[2] : 1;
-          for (i64 cc = 0; cc < tk; ++cc)
-            for (i64 bb = 0; bb < t[1]; ++bb)
-              for (i64 aa = 0; aa < t[0]; ++aa) {
+          // The tile of thread (i, j, k), cut at the array edge.
+          i128 ext[3] = {0, 0, 1};
+          array_extents(ext);
+          const i64 ei = static_cast<i64>(std::min<i128>(t[0], ext[0] - i128(i) * t[0]));
+          const i64 ej = static_cast<i64>(std::min<i128>(t[1], ext[1] - i128(j) * t[1]));
+          const i64 ek =
+              rank == 3 ? static_cast<i64>(std::min<i128>(t[2], ext[2] - i128(k) * t[2])) : 1;
+          for (i64 cc = 0; cc < ek; ++cc)
+            for (i64 bb = 0; bb < ej; ++bb)
+              for (i64 aa = 0; aa < ei; ++aa) {
                 const i64 pos =
                     i * t[0] + aa + (j * t[1] + bb) * ld + (rank == 3 ? (k * t[2] + cc) * ldk : 0);
                 f(tag, aa + 17 * bb + 289 * cc, pos, aa == 0 && bb == 0 && cc == 0);

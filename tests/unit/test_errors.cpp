@@ -282,7 +282,7 @@ TEST_P(error_test, built_in_strategies_reject_misfits_before_running) {
   expect_launch_error([&] { elementwise_n(v, 8, -1, 1); }, "elementwise_n", "[-1, 6]");
   expect_launch_error([&] { chunks_k(v, 4, 0); }, "chunks_k", "chunk length is 0");
   expect_launch_error([&] { chunks_k(v, 5, 4); }, "chunks_k", "[0, 19]");
-  expect_launch_error([&] { tiles_ld(v, 7); }, "tiles_ld", "wrap into the next row");
+  expect_launch_error([&] { tiles_ld(v, 5); }, "tiles_ld", "tile index 3 along i starts at x = 6");
   const ferry::index_set far({0, 3, 20});
   expect_launch_error([&] { indirect_n(v, far, 3); }, "indirect_n", "reaches element 20");
   const ferry::index_set near({0, 3});

@@ -134,6 +134,19 @@ void fill_tiles2d(std::span<double> v, range2d s, index ld, index ti, index tj) 
       ferry::tiles2d(v, ld, ti, tj));
 }
 
+void fill_tiles2d_shape(std::span<double> v, range2d s, index ni, index nj, index ld, index ti,
+                        index tj) {
+  ferry::launch(
+      {.name = "fill_tiles2d_shape"}, s,
+      [] FERRY_KERNEL(ferry::index2, ferry::view2d<double> t) { t(0, 0) = 1.0; },
+      ferry::tiles2d(v, ni, nj, ld, ti, tj));
+}
+void fill_tiles3d_shape(std::span<double> v, index ni, index nj, index nk, index ldj, index ldk) {
+  ferry::launch(
+      {.name = "fill_tiles3d_shape"}, range3d{1, 1, 1},
+      [] FERRY_KERNEL(ferry::index3, ferry::view3d<double> t) { t(0, 0, 0) = 1.0; },
+      ferry::tiles3d(v, ni, nj, nk, ldj, ldk, 1, 1, 1));
+}
 void fill_tiles3d(std::span<double> v, range3d s, index ldj, index ldk, index ti, index tj,
                   index tk) {
   ferry::launch(
@@ -374,51 +387,67 @@ TEST_P(overflow_test, chunks_rows_and_tiles_at_the_limits) {
                   "row stride -9223372036854775808 is smaller than the row length 2", v);
 
   // tiles2d: every product of the old check could exceed even 128 bits (2^62 * 2^63 * 2^63).
+  // A tile index whose tile would start past the matrix (or past 64 bits) is named as such.
   expect_rejected([&] { fill_tiles2d(s, range2d(0, 1, 0, lim), imax, 1, imax); }, "fill_tiles2d",
-                  ovf, v);
-  expect_rejected([&] { fill_tiles2d(s, range2d{4, 1}, imax, lim, 1); }, "fill_tiles2d", ovf, v);
+                  "tile index 4611686018427387903 along j starts at y beyond 2^63 - 1", v);
+  expect_rejected(
+      [&] {
+        fill_tiles2d(s, range2d{4, 1}, imax, lim, 1);
+      },
+      "fill_tiles2d", "tile index 3 along i starts at x beyond 2^63 - 1", v);
   expect_rejected(
       [&] {
         fill_tiles2d(s, range2d{1, 1}, imax, imax, 1);
       },
-      "fill_tiles2d", "elements [0, 9223372036854775806]", v);
-  expect_rejected([&] { fill_tiles2d(s, range2d{1, 2}, imax, 1, imax); }, "fill_tiles2d", ovf, v);
+      "fill_tiles2d", "tile index 0 along j starts at y = 0, outside the array, which has 0", v);
+  expect_rejected(
+      [&] {
+        fill_tiles2d(s, range2d{1, 2}, imax, 1, imax);
+      },
+      "fill_tiles2d", "tile index 1 along j starts at y = 9223372036854775807", v);
+  // The explicit-extents form reaches the overflow check of the first element, y0 * ld + x0.
+  expect_rejected([&] { fill_tiles2d_shape(s, range2d(0, 1, lim - 1, lim), 2, imax, imax, 1, 1); },
+                  "fill_tiles2d_shape", ovf, v);
   expect_rejected(
       [&] {
         fill_tiles2d(s, range2d{1, 1}, 0, 1, 1);
       },
-      "fill_tiles2d", "reach column 0 but the leading dimension is 0", v);
+      "fill_tiles2d", "the leading dimension ld is 0; it must be >= 1", v);
   expect_rejected(
       [&] {
         fill_tiles2d(s, range2d{1, 1}, imin, 1, 1);
       },
-      "fill_tiles2d", "the leading dimension is -9223372036854775808", v);
+      "fill_tiles2d", "the leading dimension ld is -9223372036854775808", v);
   expect_rejected(
       [&] {
         fill_tiles2d(s, range2d{1, 1}, 4, imin, 1);
       },
       "fill_tiles2d", "tile extents must be >= 1", v);
 
+  // tiles3d: planes of imax / 2 rows of 2, or of one row of imax, do not fit in 4 elements.
   expect_rejected(
       [&] {
         fill_tiles3d(s, range3d{1, 1, 1}, 2, imax, 1, imax, 1);
       },
-      "fill_tiles3d", ovf, v);  // end_j * tj * ld_j
+      "fill_tiles3d", "tile index 0 along k starts at z = 0, outside the array, which has 0", v);
   expect_rejected(
       [&] {
         fill_tiles3d(s, range3d{2, 1, 1}, imax, imax, lim, 1, 1);
       },
-      "fill_tiles3d", ovf, v);  // end_i * ti
+      "fill_tiles3d", "tile index 0 along k starts at z = 0", v);
   expect_rejected(
       [&] {
         fill_tiles3d(s, range3d{1, 1, 2}, 1, imax, 1, 1, imax);
       },
-      "fill_tiles3d", ovf, v);  // (end_k * tk - 1) * ld_k
+      "fill_tiles3d", "tile index 1 along k starts at z = 9223372036854775807", v);
   expect_rejected(
       [&] {
         fill_tiles3d(s, range3d{1, 2, 1}, 2, 3, 1, 1, 1);
       },
-      "fill_tiles3d", "boxes reach y = 1 but ld_k is 3", v);
+      "fill_tiles3d", "tile index 1 along j starts at y = 1, outside the array", v);
+  // The explicit-extents form: the plane length and the first element overflow.
+  expect_rejected([&] { fill_tiles3d_shape(s, 1, imax, 1, 2, 1); }, "fill_tiles3d_shape",
+                  "(nj - 1) * ld_j + ni = more than 2^63 - 1 elements", v);
   expect_rejected(
       [&] {
         fill_tiles3d(s, range3d{1, 1, 1}, 1, 1, 1, 1, 0);

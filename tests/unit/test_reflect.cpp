@@ -429,8 +429,9 @@ TEST(reflect, non_aggregate_classes_are_rejected) {
                                                                   // copyable either
   static_assert(!ferry::is_inspectable_v<with_private>);
   EXPECT_STREQ(kernel_value_reason<with_private>(),
-               "is a non-aggregate class: ferry cannot inspect its members; make it an aggregate "
-               "or specialise ferry::trust_as_kernel_value");
+               "is a non-aggregate class: ferry cannot inspect its members; make it an aggregate, "
+               "or, only if it holds no pointer, view or handle at any depth, specialise "
+               "ferry::trust_as_kernel_value");
 }
 
 TEST(reflect, non_trivially_copyable_types_are_rejected) {

@@ -516,8 +516,9 @@ constexpr const char* describe(kernel_value_verdict v) noexcept {
       return "is a union: ferry cannot inspect a union's members; specialise "
              "ferry::trust_as_kernel_value if it holds no pointers";
     case non_aggregate_class:
-      return "is a non-aggregate class: ferry cannot inspect its members; make it an aggregate "
-             "or specialise ferry::trust_as_kernel_value";
+      return "is a non-aggregate class: ferry cannot inspect its members; make it an aggregate, "
+             "or, only if it holds no pointer, view or handle at any depth, specialise "
+             "ferry::trust_as_kernel_value";
     case base_class:
       return "is an aggregate with a base class: ferry inspects only direct members; move the "
              "base's members into the struct or specialise ferry::trust_as_kernel_value";
@@ -542,9 +543,11 @@ constexpr const char* describe(kernel_value_verdict v) noexcept {
       return "holds a union member: ferry cannot inspect unions; specialise "
              "ferry::trust_as_kernel_value for the union if it holds no pointers";
     case uninspectable_member:
-      return "holds a member ferry cannot inspect (a non-aggregate class, an aggregate with a "
-             "base class, ...); make it an aggregate or specialise "
-             "ferry::trust_as_kernel_value for that member's type";
+      return "holds a member ferry cannot inspect (a non-aggregate class such as std::span or "
+             "ferry::view, an aggregate with a base class, ...); pass data that a member views "
+             "as its own argument, make the member an aggregate, or, only if it holds no "
+             "pointer, view or handle at any depth, specialise ferry::trust_as_kernel_value for "
+             "that member's type";
     case non_trivially_copyable_member:
       return "holds a member that is not trivially copyable";
   }
@@ -708,6 +711,58 @@ constexpr bool has_mutable_member() {
         decltype(field_types_by_binding<const U, field_count_v<U>.count>(lvalue_of<const U>())){});
   }
 }
+
+/// Marks "no member": the index bad_member_of reports when the type itself is the problem.
+inline constexpr std::size_t no_member = static_cast<std::size_t>(-1);
+
+template <std::size_t I, class... Fs>
+struct first_bad_field {
+  static constexpr std::size_t index = no_member;
+  using type = void;
+};
+template <std::size_t I, class F, class... Fs>
+struct first_bad_field<I, F, Fs...> {
+  static constexpr bool bad = field_verdict<F>() != kernel_value_verdict::ok;
+  static constexpr std::size_t index = bad ? I : first_bad_field<I + 1, Fs...>::index;
+  using type = std::conditional_t<bad, F, typename first_bad_field<I + 1, Fs...>::type>;
+};
+template <class L>
+struct first_bad_in;
+template <class... Fs>
+struct first_bad_in<type_list<Fs...>> : first_bad_field<0, Fs...> {};
+
+/// Whether verdict_of<T> judged T by its members (the last branch of aggregate_verdict), so
+/// that a rejection of T is a rejection of one of its members.
+template <class T>
+constexpr bool judged_by_members() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (!std::is_class_v<U> || trust_as_kernel_value<U>::value ||
+                !std::is_trivially_copyable_v<U> || !std::is_aggregate_v<U> || has_tuple_size<U> ||
+                is_std_array<U>::value || is_std_complex<U>::value) {
+    return false;
+  } else {
+    constexpr field_count_result c = field_count_v<U>;
+    if constexpr (c.method != count_method::value_init && c.method != count_method::braced_init)
+      return false;
+    else if constexpr (probe_accepted_at<U, any_base_of<U>, 0>())
+      return false;
+    else
+      return !probe_accepted_anywhere<U, any_union>(std::make_index_sequence<c.count>{});
+  }
+}
+
+/// The first member of T that makes T not a kernel value: `index` (0-based, declaration order)
+/// and `type` (its declared type, references and C arrays kept). index == no_member (type void)
+/// when T is not an aggregate ferry judged member by member, or is a kernel value. C++20 has no
+/// member names, so diagnostics name a member by index and type (see mapping.hpp's
+/// rejected_member).
+template <class T, bool = judged_by_members<T>()>
+struct bad_member_of {
+  static constexpr std::size_t index = no_member;
+  using type = void;
+};
+template <class T>
+struct bad_member_of<T, true> : first_bad_in<field_types<std::remove_cv_t<T>>> {};
 
 /// The verdict for T: kernel_value_verdict::ok, or the first reason T is not a kernel value.
 template <class T>

@@ -174,6 +174,141 @@ consteval arg_kind classify() {
     return arg_kind::value;
 }
 
+/// The type whose by-value rule a rejected argument broke: the element type of a container,
+/// strategy, reduction or atomic target, else the argument's own type (mirrors classify).
+template <class A>
+struct judged_type {
+  using type = std::remove_cvref_t<A>;
+};
+template <class A>
+requires is_strategy_v<std::remove_cvref_t<A>> || is_reduction_v<std::remove_cvref_t<A>> ||
+    is_read_v<std::remove_cvref_t<A>>
+struct judged_type<A> {
+  using type = typename element_of<std::remove_cvref_t<A>>::type;
+};
+template <class A>
+requires is_atomic_v<std::remove_cvref_t<A>>
+struct judged_type<A> {
+  using type = typename decltype(std::remove_cvref_t<A>::buf)::element_type;
+};
+template <class A>
+requires(!is_strategy_v<std::remove_cvref_t<A>> && !is_reduction_v<std::remove_cvref_t<A>> &&
+         !is_read_v<std::remove_cvref_t<A>> && !is_atomic_v<std::remove_cvref_t<A>> &&
+         !std::is_pointer_v<std::remove_cvref_t<A>> &&
+         contiguous_container<std::remove_cvref_t<A>>) struct judged_type<A> {
+  using type = exposed_element_t<A>;
+};
+
+/// Classes ferry cannot inspect but knows to hold a pointer into memory: std::span,
+/// std::basic_string_view, ferry's views, and any class whose data() returns a pointer (the
+/// shape of every view and span type). trust_as_kernel_value would be unsound for them.
+template <class T>
+inline constexpr bool is_pointer_handle_v = requires(const T& t) {
+  { t.data() } -> std::convertible_to<const volatile void*>;
+};
+template <class T>
+inline constexpr bool is_pointer_handle_v<view2d<T>> = true;
+template <class T>
+inline constexpr bool is_pointer_handle_v<view3d<T>> = true;
+
+/// The element type of (nested) C arrays and std::arrays: what a member of array type holds.
+template <class T>
+struct innermost {
+  using type = T;
+};
+template <class T, std::size_t N>
+struct innermost<T[N]> : innermost<T> {};
+template <class T, std::size_t N>
+struct innermost<std::array<T, N>> : innermost<T> {};
+
+/// End of a rejected_member chain (never reported itself).
+struct rejected_member_end {
+  static constexpr bool reported = true;
+};
+
+/// The diagnostic that names the member of a by-value type (or of a container's element type)
+/// that breaks the by-value rule. C++20 has no member names, so the member is named by the
+/// instantiation of this template that the compiler prints: `rejected_member<Index, Member,
+/// Holder>` is member number Index (from 0, in declaration order) of Holder, of declared type
+/// Member. A member that is itself an aggregate with a rejected member continues the chain one
+/// level down, so a nested culprit shows as rejected_member<1, inner, outer> followed by
+/// rejected_member<0, std::span<double>, inner>. The static_assert of the innermost link says
+/// what is wrong with that member and names only sound fixes.
+template <std::size_t Index, class Member, class Holder>
+struct rejected_member {
+  using member_type = typename innermost<std::remove_cv_t<std::remove_reference_t<Member>>>::type;
+  using inner = bad_member_of<member_type>;
+  static constexpr bool is_reference = std::is_reference_v<Member>;
+  static constexpr bool nested = !is_reference && inner::index != no_member;
+  static constexpr kernel_value_verdict verdict =
+      is_reference || nested ? kernel_value_verdict::ok : verdict_of<member_type>();
+  static constexpr bool handle = !nested && !is_reference && is_pointer_handle_v<member_type>;
+  static constexpr bool pointer = !nested && !handle &&
+                                  (verdict == kernel_value_verdict::raw_pointer ||
+                                   verdict == kernel_value_verdict::member_pointer ||
+                                   verdict == kernel_value_verdict::null_pointer);
+  static constexpr bool uninspectable =
+      !nested && !handle && !pointer && !is_reference &&
+      (verdict == kernel_value_verdict::non_aggregate_class ||
+       verdict == kernel_value_verdict::union_type || verdict == kernel_value_verdict::base_class ||
+       verdict == kernel_value_verdict::tuple_like ||
+       verdict == kernel_value_verdict::too_many_fields ||
+       verdict == kernel_value_verdict::uninitialisable_member ||
+       verdict == kernel_value_verdict::union_member ||
+       verdict == kernel_value_verdict::uninspectable_member);
+
+  static_assert(!handle,
+                "ferry::launch: the member named by rejected_member<Index, Member, Holder> in "
+                "this diagnostic (member number Index, counted from 0, of type Member inside "
+                "Holder) is a span, string_view or view: it holds a host pointer, which a kernel "
+                "would follow past ferry's data mapping (it points nowhere on a device). Keep "
+                "only sizes or indices in the struct and pass the viewed data as its own launch "
+                "argument: std::as_const(v) or ferry::read(v) for a ferry::view<const T> kernel "
+                "parameter, a partitioning strategy (ferry::elementwise(v), ...) to write it, "
+                "or a ferry::array or ferry::preload handle to keep it on the device. "
+                "ferry::trust_as_kernel_value is not a fix: it would copy the host pointer into "
+                "the kernel");
+  static_assert(!pointer && !is_reference,
+                "ferry::launch: the member named by rejected_member<Index, Member, Holder> in "
+                "this diagnostic (member number Index, counted from 0, of type Member inside "
+                "Holder) is a pointer or a reference: a kernel would follow a host address past "
+                "ferry's data mapping. Store an index instead and pass the pointed-to data as "
+                "its own launch argument: std::as_const(v) or ferry::read(v) for a "
+                "ferry::view<const T> kernel parameter, a partitioning strategy to write it, or "
+                "a ferry::array or ferry::preload handle to keep it on the device");
+  static_assert(!uninspectable,
+                "ferry::launch: the member named by rejected_member<Index, Member, Holder> in "
+                "this diagnostic (member number Index, counted from 0, of type Member inside "
+                "Holder) is a class or union whose members ferry cannot inspect (private "
+                "members, base classes, unions), so ferry cannot prove it holds no pointer. If "
+                "it holds a pointer, span, view or other handle at any depth, pass that data as "
+                "its own launch argument (std::as_const(v) or ferry::read(v) for a "
+                "ferry::view<const T> parameter, a partitioning strategy to write it, a "
+                "ferry::array or ferry::preload handle to keep it resident). Only if it holds "
+                "plain values alone (numbers behind private members, a union of numbers, "
+                "padding) specialise ferry::trust_as_kernel_value<Member> as std::true_type");
+  static_assert(nested || handle || pointer || is_reference || uninspectable,
+                "ferry::launch: the member named by rejected_member<Index, Member, Holder> in "
+                "this diagnostic (member number Index, counted from 0, of type Member inside "
+                "Holder) is not a kernel value (see ferry::is_kernel_value_v)");
+
+  static constexpr bool reported =
+      std::conditional_t<nested, rejected_member<inner::index, typename inner::type, member_type>,
+                         rejected_member_end>::reported;
+};
+
+/// Instantiates the rejected_member chain for the first rejected member of T, if T is an
+/// aggregate ferry judged member by member (nothing otherwise: the type itself is the problem).
+template <class T>
+constexpr bool name_rejected_member() {
+  using U = std::remove_cv_t<T>;
+  using B = bad_member_of<U>;
+  if constexpr (B::index != no_member)
+    return rejected_member<B::index, typename B::type, U>::reported;
+  else
+    return true;
+}
+
 /// Fails to compile, with a message saying what to write instead, for every rejected form.
 /// One static_assert per rule so the diagnostic carries the rule's own text.
 template <class A, int Position>
@@ -198,12 +333,17 @@ consteval bool check_argument() {
                 "ferry::launch: this by-value argument holds a pointer or reference member: a "
                 "host pointer inside a kernel argument would bypass ferry's data mapping (and "
                 "point nowhere on a device). Pass the pointed-to data as its own argument "
-                "(ferry::read(v) to read, a partitioning strategy to write)");
+                "(ferry::read(v) to read, a partitioning strategy to write); the member is "
+                "named by rejected_member<Index, Member, Holder> in this diagnostic");
   static_assert(k != arg_kind::reject_uninspectable_value,
                 "ferry::launch: this by-value argument is a class whose members ferry cannot "
-                "inspect (private members, base classes, unions), so it cannot prove that it "
-                "holds no pointer. Make it a plain aggregate, or, if it is pointer-free, "
-                "specialise ferry::trust_as_kernel_value<T> as std::true_type");
+                "inspect (private members, base classes, unions), or holds one (named by "
+                "rejected_member<Index, Member, Holder> in this diagnostic), so it cannot prove "
+                "that it holds no pointer. Data a span, string_view or view member refers to "
+                "must be passed as its own argument (ferry::read(v), a strategy, a ferry::array "
+                "or preload handle). Only for a class that holds plain values alone (private "
+                "members, unions of numbers, padding) specialise "
+                "ferry::trust_as_kernel_value<T> as std::true_type");
   static_assert(k != arg_kind::reject_pointer_element,
                 "ferry::launch: the elements of this argument (a container's elements, or a "
                 "reduction's value) are pointers: a kernel would "
@@ -226,16 +366,24 @@ consteval bool check_argument() {
                 "ferry::launch: the elements of this argument are classes whose members ferry "
                 "cannot inspect (private members, base classes, unions, or ferry handles such as "
                 "views, reducers and accessors), so it cannot prove that they hold no pointer. "
-                "Use plain aggregates of values as elements; for a class you know holds no "
-                "pointer, handle or reference at any depth, specialise "
-                "ferry::trust_as_kernel_value<T> as std::true_type");
+                "Use plain aggregates of values as elements, with indices in place of spans or "
+                "views, and pass the data they refer to as its own argument; only for a class "
+                "that holds plain values alone (private members, unions of numbers, padding) "
+                "specialise ferry::trust_as_kernel_value<T> as std::true_type");
   static_assert(k != arg_kind::reject_mutable_member,
                 "ferry::launch: the elements of this argument (or this by-value argument) have a "
                 "`mutable` member: a kernel could write it through the const reference ferry "
                 "hands it for read-only data, from every thread at once (a race) and, on a "
                 "device, without the write ever reaching the host. Remove `mutable`, or pass the "
                 "data through a partitioning strategy if kernels must write it");
-  return true;
+  // Name the offending member of a rejected aggregate (value or element type): a second
+  // diagnostic, rejected_member<Index, Member, Holder>, with the fix for that member.
+  if constexpr (k == arg_kind::reject_pointer_member || k == arg_kind::reject_uninspectable_value ||
+                k == arg_kind::reject_element_pointer_member ||
+                k == arg_kind::reject_uninspectable_element)
+    return name_rejected_member<typename judged_type<A>::type>();
+  else
+    return true;
 }
 
 // --- per-kind mapping: regions (host memory the argument uses) and binding -------------------

@@ -367,164 +367,407 @@ class rows_t : public strategy_base {
 };
 
 // --------------------------------------------------------------------------------------------
-/// Thread (i, j) of a 2D space owns the ti x tj tile whose first element is
-/// (i*ti, j*tj) of a row-major matrix with leading dimension ld (element (x, y) at x + y*ld),
-/// as a `view2d<T>`. Requires range2d; check_launch rejects tiles that run past a row (they
-/// would wrap into the next row, another thread's tile) or past the buffer.
+namespace detail {
+/// ceil(n / t) for n >= 0 and t >= 1, without the overflow of (n + t - 1) / t.
+inline index ceil_div(index n, index t) {
+  return n / t + (n % t != 0 ? 1 : 0);
+}
+/// One past the last coordinate that the tiles with indices below `end` reach along a dimension
+/// of n elements, tiles being t long and the last one cut at the edge: min(end * t, n), and n
+/// where end * t overflows (it is then larger than n).
+inline index clipped_end(index end, index t, index n) {
+  index e = 0;
+  return mul(end, t, e) && e < n ? e : n;
+}
+/// The extent of the tile that starts at coordinate start < n: t, or what is left of the matrix
+/// for an edge tile. Computed once per thread, so the accesses through its view cost the same
+/// as for a full tile.
+FERRY_HOST_DEVICE FERRY_INLINE constexpr index edge_extent(index start, index t, index n) {
+  return n - start < t ? n - start : t;
+}
+/// One dimension of a tiled array, as the launch checks describe it: the index-space letter
+/// (i, j, k), the coordinate letter (x, y, z), the array's extent n and the tile extent t, and
+/// where the extent came from when the factory derived it (empty when the user gave it).
+struct tile_dim {
+  char idx;
+  char coord;
+  index n;
+  index t;
+  const char* derived_from;
+};
+/// "" if every tile index along d below `end` (end >= 1) starts inside the array, i.e.
+/// (end - 1) * t < n (an overflowing product is outside); otherwise a message that names the
+/// tile index and its dimension, says how many tiles there are along it, and gives the index
+/// space that covers the whole array (`cover`, e.g. "ferry::range2d{32, 25}").
+inline std::string check_tile_start(const char* who, index end, const tile_dim& d,
+                                    const std::string& cover) {
+  index start = 0;
+  const bool fits = mul(end - 1, d.t, start);
+  if (fits && start < d.n) return {};
+  const std::string dim(1, d.idx), coord(1, d.coord);
+  std::string m = std::string(who) + ": tile index " + std::to_string(end - 1) + " along " + dim +
+                  " starts at " +
+                  (fits ? coord + " = " + std::to_string(start) : coord + " beyond 2^63 - 1") +
+                  ", outside the array, which has " + std::to_string(d.n) + " elements along " +
+                  dim + d.derived_from + "; ";
+  if (d.n <= 0) {
+    m += "there are no tiles along " + dim;
+  } else {
+    const index count = ceil_div(d.n, d.t);
+    m += "with tiles of " + std::to_string(d.t) + " the tile indices along " + dim +
+         " run from 0 to " + std::to_string(count - 1);
+    if (d.n % d.t != 0)
+      m += " (tile " + std::to_string(count - 1) + " is the edge tile, " +
+           std::to_string(d.n - (count - 1) * d.t) + " long)";
+  }
+  return m + ". Launch over " + cover +
+         ", which covers the whole array (the strategy's tile_space() returns it), or a sub-box "
+         "of it";
+}
+}  // namespace detail
+
+/// Thread (i, j) of a 2D space owns the tile x in [i*ti, i*ti + ti), y in [j*tj, j*tj + tj) of
+/// an ni x nj matrix stored with leading dimension ld (element (x, y) at x + y*ld), cut at the
+/// matrix edge: edge tiles are smaller, and the `view2d<T>` the thread receives has the real
+/// extents, so its bounds check stops writes past the edge. Requires range2d; the index space
+/// counts tiles, and tile_space() = range2d{ceil(ni / ti), ceil(nj / tj)} covers the matrix.
+///
+/// check_launch rejects an index space with a tile starting outside the matrix (naming the tile
+/// index and its dimension, and the space to write instead), ld < ni (rows would overlap), and
+/// tiles reaching past the buffer. Disjointness: tiles of different threads cover disjoint
+/// (x, y) sets inside [0, ni) x [0, nj), and x + y*ld is one-to-one there because ni <= ld.
 template <class T>
 class tiles2d_t : public strategy_base {
  public:
   using value_type = T;
   static constexpr bool copies_in = true;
+  /// The matrix fills the buffer: ni = ld, nj = floor(buf.size() / ld), the full rows it holds
+  /// (trailing elements of an incomplete row belong to no tile; nj = 0 for ld < 1, which
+  /// check_launch rejects).
   tiles2d_t(std::span<T> buf, index ld, index ti, index tj)
-      : buf_(buf), ld_(ld), ti_(ti), tj_(tj) {}
+      : buf_(buf),
+        ni_(ld),
+        nj_(ld >= 1 ? detail::length(buf) / ld : 0),
+        ld_(ld),
+        ti_(ti),
+        tj_(tj),
+        derived_(true) {}
+  /// An ni x nj matrix with leading dimension ld >= ni inside buf.
+  tiles2d_t(std::span<T> buf, index ni, index nj, index ld, index ti, index tj)
+      : buf_(buf), ni_(ni), nj_(nj), ld_(ld), ti_(ti), tj_(tj), derived_(false) {}
   std::span<T> buffer() const { return buf_; }
+  /// Matrix extents along i (x) and j (y), in elements.
+  index extent_i() const { return ni_; }
+  index extent_j() const { return nj_; }
+  /// The index space whose tiles cover the whole matrix: range2d{ceil(ni / ti), ceil(nj / tj)}
+  /// (empty for tile extents < 1 or negative matrix extents).
+  range2d tile_space() const {
+    if (ti_ < 1 || tj_ < 1 || ni_ < 0 || nj_ < 0) return range2d{0, 0};
+    return range2d{detail::ceil_div(ni_, ti_), detail::ceil_div(nj_, tj_)};
+  }
   /// "" if the tiles of a launch over s are disjoint and inside the buffer, else the reason:
-  /// invalid index space, tile extents < 1, negative begin bounds, overflowing arithmetic,
-  /// tiles running past a row (end_i * ti > ld: they would wrap into the next row's tiles), or
-  /// past the buffer. Every product is overflow-checked before it is compared.
+  /// invalid index space, tile extents < 1, negative begin bounds, ld < 1 or ld < ni, a tile
+  /// index whose tile starts outside the matrix ((end_i - 1) * ti >= ni or (end_j - 1) * tj >=
+  /// nj), overflowing arithmetic, or tiles past the buffer. Every product is overflow-checked
+  /// before it is compared.
   std::string check_launch(const range2d& s) const {
     if (std::string m = check_index_space(s); !m.empty()) return m;
     if (ti_ < 1 || tj_ < 1) return "tile extents must be >= 1";
     if (s.size() == 0) return {};
     if (s.begin_i < 0 || s.begin_j < 0) return "tiles2d needs begin bounds >= 0";
-    index row_end = 0;  // one past the last column any tile reaches
-    if (!detail::mul(s.end_i, ti_, row_end)) return detail::overflow_message();
-    if (row_end > ld_)
-      return "tiles of row " + std::to_string(s.end_i - 1) + " reach column " +
-             std::to_string(row_end - 1) + " but the leading dimension is " + std::to_string(ld_) +
-             ": they would wrap into the next row's tiles";
+    if (std::string m = check_shape(); !m.empty()) return m;
+    const range2d all = tile_space();
+    const std::string cover =
+        "ferry::range2d{" + std::to_string(all.end_i) + ", " + std::to_string(all.end_j) + "}";
+    if (std::string m = detail::check_tile_start("tiles2d", s.end_i, dim_i(), cover); !m.empty())
+      return m;
+    if (std::string m = detail::check_tile_start("tiles2d", s.end_j, dim_j(), cover); !m.empty())
+      return m;
     index lo = 0, hi = 0;
     if (!bounds(s, lo, hi)) return detail::overflow_message();
-    if (hi >= detail::length(buf_)) return detail::fit_message(lo, hi, detail::length(buf_));
+    if (hi >= detail::length(buf_))
+      return detail::fit_message(lo, hi, detail::length(buf_)) +
+             ": the buffer is smaller than the matrix tiles2d(v, ni, nj, ld, ti, tj) describes "
+             "((nj - 1) * ld + ni elements); pass extents that fit it";
     return {};
   }
-  /// Elements [first, last) a launch over s may touch; the whole buffer where the arithmetic
-  /// overflows (a launch check_launch rejects).
+  /// Elements [first, last) a launch over s may touch; the whole buffer for a launch
+  /// check_launch rejects (tiles outside the matrix, overflowing arithmetic).
   std::pair<index, index> extent(const range2d& s) const {
     if (s.size() == 0) return {0, 0};
     index lo = 0, hi = 0;
-    if (s.size() < 0 || !bounds(s, lo, hi) || hi == PTRDIFF_MAX) return detail::whole(buf_);
+    if (!valid(s) || !bounds(s, lo, hi) || hi == PTRDIFF_MAX) return detail::whole(buf_);
     return {lo, hi + 1};
   }
-  /// Whether the tiles cover extent(s) without gaps (whole rows, or a single row); false for an
-  /// invalid space or overflowing extents.
+  /// Whether the tiles cover extent(s) without gaps (whole rows of ld elements, or a single
+  /// matrix row); false for a launch check_launch rejects.
   bool dense(const range2d& s) const {
-    index row_end = 0;
-    if (s.size() < 0 || !detail::mul(s.end_i, ti_, row_end)) return false;
-    return (s.begin_i == 0 && row_end == ld_) || (s.extent_j() == 1 && tj_ == 1);
+    if (s.size() < 0 || !valid(s)) return s.size() == 0;
+    const index x_end = detail::clipped_end(s.end_i, ti_, ni_);
+    const index y_end = detail::clipped_end(s.end_j, tj_, nj_);
+    return (s.begin_i == 0 && x_end == ld_) || y_end - s.begin_j * tj_ == 1;
   }
   struct accessor {
     T* p;
-    index ld, ti, tj;
+    index ld, ti, tj, ni, nj;
     FERRY_HOST_DEVICE FERRY_INLINE view2d<T> operator()(index2 x) const {
-      return view2d<T>(p + x.i * ti + x.j * tj * ld, ti, tj, ld);
+      const index x0 = x.i * ti, y0 = x.j * tj;
+      return view2d<T>(p + x0 + y0 * ld, detail::edge_extent(x0, ti, ni),
+                       detail::edge_extent(y0, tj, nj), ld);
     }
   };
-  accessor bind(T* p, const range2d&) const { return accessor{p, ld_, ti_, tj_}; }
+  accessor bind(T* p, const range2d&) const { return accessor{p, ld_, ti_, tj_, ni_, nj_}; }
   template <class F>
   void for_each_owned(index2 x, const range2d&, F&& f) const {
-    for (index b = 0; b < tj_; ++b)
-      for (index a = 0; a < ti_; ++a) f(x.i * ti_ + a + (x.j * tj_ + b) * ld_);
+    const index x0 = x.i * ti_, y0 = x.j * tj_;
+    const index ei = detail::edge_extent(x0, ti_, ni_), ej = detail::edge_extent(y0, tj_, nj_);
+    for (index b = 0; b < ej; ++b)
+      for (index a = 0; a < ei; ++a) f(x0 + a + (y0 + b) * ld_);
   }
 
  private:
-  /// First and last element of a non-empty launch: tile (i, j) covers x in [i*ti, i*ti + ti),
-  /// y in [j*tj, j*tj + tj) at x + y*ld, so the extremes are the first element of the first
-  /// tile and the last element of the last one. False if any step overflows.
+  detail::tile_dim dim_i() const {
+    return {'i', 'x', ni_, ti_, derived_ ? " (tiles2d(v, ld, ti, tj): ld of them)" : ""};
+  }
+  detail::tile_dim dim_j() const {
+    return {
+        'j', 'y', nj_, tj_,
+        derived_ ? " (tiles2d(v, ld, ti, tj): the full rows of ld elements the buffer holds)" : ""};
+  }
+  /// "" if the matrix shape is usable (rows of ni elements, ld apart, do not overlap).
+  std::string check_shape() const {
+    if (derived_) {
+      if (ld_ < 1)
+        return "tiles2d: the leading dimension ld is " + std::to_string(ld_) +
+               "; it must be >= 1 (tiles2d(v, ld, ti, tj) tiles a matrix ld elements wide)";
+      return {};
+    }
+    if (ni_ < 0 || nj_ < 0)
+      return "tiles2d: the matrix extents ni = " + std::to_string(ni_) +
+             ", nj = " + std::to_string(nj_) + " must be >= 0";
+    if (ld_ < ni_)
+      return "tiles2d: the leading dimension ld = " + std::to_string(ld_) +
+             " is smaller than the matrix extent along i, ni = " + std::to_string(ni_) +
+             ", so rows y and y + 1 would overlap; pass ld >= ni";
+    return {};
+  }
+  /// check_launch's conditions that extent() and dense() rely on, without the messages.
+  bool valid(const range2d& s) const {
+    index a = 0, b = 0;
+    return s.size() > 0 && ti_ >= 1 && tj_ >= 1 && s.begin_i >= 0 && s.begin_j >= 0 &&
+           check_shape().empty() && detail::mul(s.end_i - 1, ti_, a) && a < ni_ &&
+           detail::mul(s.end_j - 1, tj_, b) && b < nj_;
+  }
+  /// First and last element of a valid non-empty launch: the first element of the first tile,
+  /// and the last element of the last tile cut at the matrix edge. False if a step overflows.
   bool bounds(const range2d& s, index& lo, index& hi) const {
-    index x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    index x0 = 0, y0 = 0;
+    const index x1 = detail::clipped_end(s.end_i, ti_, ni_) - 1;
+    const index y1 = detail::clipped_end(s.end_j, tj_, nj_) - 1;
     return detail::mul(s.begin_i, ti_, x0) && detail::mul(s.begin_j, tj_, y0) &&
-           detail::affine(y0, ld_, x0, lo) && detail::affine(s.end_i, ti_, -1, x1) &&
-           detail::affine(s.end_j, tj_, -1, y1) && detail::affine(y1, ld_, x1, hi);
+           detail::affine(y0, ld_, x0, lo) && detail::affine(y1, ld_, x1, hi);
   }
   std::span<T> buf_;
-  index ld_, ti_, tj_;
+  index ni_, nj_, ld_, ti_, tj_;
+  bool derived_;  // ni, nj derived from ld and the buffer (tiles2d(v, ld, ti, tj))
 };
 
 // --------------------------------------------------------------------------------------------
-/// Thread (i, j, k) of a 3D space owns the ti x tj x tk box starting at (i*ti, j*tj, k*tk) of
-/// an array with element (x, y, z) at x + y*ld_j + z*ld_k, as a `view3d<T>`. Requires range3d;
-/// check_launch rejects boxes that wrap into a neighbour's (ld_j too small for the x extent,
-/// ld_k too small for the y extent) or run past the buffer.
+/// Thread (i, j, k) of a 3D space owns the box x in [i*ti, i*ti + ti), y in [j*tj, j*tj + tj),
+/// z in [k*tk, k*tk + tk) of an ni x nj x nk array with element (x, y, z) at x + y*ld_j +
+/// z*ld_k, cut at the array's edge: edge boxes are smaller and the `view3d<T>` the thread
+/// receives has the real extents. Requires range3d; the index space counts boxes, and
+/// tile_space() = range3d{ceil(ni / ti), ceil(nj / tj), ceil(nk / tk)} covers the array.
+///
+/// check_launch rejects a box starting outside the array (naming the tile index and its
+/// dimension, and the space to write instead), ld_j < ni (rows would overlap), a plane
+/// ((nj - 1) * ld_j + ni elements) longer than ld_k (planes would overlap), and boxes past the
+/// buffer.
 template <class T>
 class tiles3d_t : public strategy_base {
  public:
   using value_type = T;
   static constexpr bool copies_in = true;
+  /// The array fills the buffer: ni = ld_j, nj = floor(ld_k / ld_j) rows per plane (the rows
+  /// that fit between two planes), nk = the planes of nj * ld_j elements that fit in the buffer
+  /// at stride ld_k (the last one needs no padding after it). For ld_j < 1 or ld_k < 1 (rejected
+  /// by check_launch) nj = nk = 0.
   tiles3d_t(std::span<T> buf, index ld_j, index ld_k, index ti, index tj, index tk)
-      : buf_(buf), ldj_(ld_j), ldk_(ld_k), ti_(ti), tj_(tj), tk_(tk) {}
+      : buf_(buf),
+        ni_(ld_j),
+        nj_(ld_j >= 1 && ld_k >= 1 ? ld_k / ld_j : 0),
+        nk_(planes_in(detail::length(buf), ld_j, ld_k)),
+        ldj_(ld_j),
+        ldk_(ld_k),
+        ti_(ti),
+        tj_(tj),
+        tk_(tk),
+        derived_(true) {}
+  /// An ni x nj x nk array with strides (1, ld_j, ld_k) inside buf; ld_j >= ni and
+  /// ld_k >= (nj - 1) * ld_j + ni.
+  tiles3d_t(std::span<T> buf, index ni, index nj, index nk, index ld_j, index ld_k, index ti,
+            index tj, index tk)
+      : buf_(buf),
+        ni_(ni),
+        nj_(nj),
+        nk_(nk),
+        ldj_(ld_j),
+        ldk_(ld_k),
+        ti_(ti),
+        tj_(tj),
+        tk_(tk),
+        derived_(false) {}
   std::span<T> buffer() const { return buf_; }
+  /// Array extents along i (x), j (y) and k (z), in elements.
+  index extent_i() const { return ni_; }
+  index extent_j() const { return nj_; }
+  index extent_k() const { return nk_; }
+  /// The index space whose boxes cover the whole array:
+  /// range3d{ceil(ni / ti), ceil(nj / tj), ceil(nk / tk)} (empty for tile extents < 1 or
+  /// negative array extents).
+  range3d tile_space() const {
+    if (ti_ < 1 || tj_ < 1 || tk_ < 1 || ni_ < 0 || nj_ < 0 || nk_ < 0) return range3d{0, 0, 0};
+    return range3d{detail::ceil_div(ni_, ti_), detail::ceil_div(nj_, tj_),
+                   detail::ceil_div(nk_, tk_)};
+  }
   /// "" if the boxes of a launch over s are disjoint and inside the buffer, else the reason:
-  /// invalid index space, tile extents < 1, negative begin bounds, overflowing arithmetic, boxes
-  /// wrapping into the next row (end_i * ti > ld_j) or plane (end_j * tj * ld_j > ld_k), or
-  /// running past the buffer. Every product is overflow-checked before it is compared.
+  /// invalid index space, tile extents < 1, negative begin bounds, an unusable shape (ld_j < 1,
+  /// ld_k < 1, rows or planes that overlap), a box starting outside the array, overflowing
+  /// arithmetic, or boxes past the buffer. Every product is overflow-checked before it is
+  /// compared.
   std::string check_launch(const range3d& s) const {
     if (std::string m = check_index_space(s); !m.empty()) return m;
     if (ti_ < 1 || tj_ < 1 || tk_ < 1) return "tile extents must be >= 1";
     if (s.size() == 0) return {};
     if (s.begin_i < 0 || s.begin_j < 0 || s.begin_k < 0) return "tiles3d needs begin bounds >= 0";
-    index row_end = 0, plane_end = 0, y_end = 0;
-    if (!detail::mul(s.end_i, ti_, row_end) || !detail::mul(s.end_j, tj_, y_end) ||
-        !detail::mul(y_end, ldj_, plane_end))
-      return detail::overflow_message();
-    if (row_end > ldj_)
-      return "boxes reach x = " + std::to_string(row_end - 1) + " but ld_j is " +
-             std::to_string(ldj_) + ": they would wrap into the next row";
-    if (plane_end > ldk_)
-      return "boxes reach y = " + std::to_string(y_end - 1) + " but ld_k is " +
-             std::to_string(ldk_) + ": they would wrap into the next plane";
+    if (std::string m = check_shape(); !m.empty()) return m;
+    const range3d all = tile_space();
+    const std::string cover = "ferry::range3d{" + std::to_string(all.end_i) + ", " +
+                              std::to_string(all.end_j) + ", " + std::to_string(all.end_k) + "}";
+    if (std::string m = detail::check_tile_start("tiles3d", s.end_i, dim_i(), cover); !m.empty())
+      return m;
+    if (std::string m = detail::check_tile_start("tiles3d", s.end_j, dim_j(), cover); !m.empty())
+      return m;
+    if (std::string m = detail::check_tile_start("tiles3d", s.end_k, dim_k(), cover); !m.empty())
+      return m;
     index lo = 0, hi = 0;
     if (!bounds(s, lo, hi)) return detail::overflow_message();
-    if (hi >= detail::length(buf_)) return detail::fit_message(lo, hi, detail::length(buf_));
+    if (hi >= detail::length(buf_))
+      return detail::fit_message(lo, hi, detail::length(buf_)) +
+             ": the buffer is smaller than the array tiles3d(v, ni, nj, nk, ld_j, ld_k, ...) "
+             "describes ((nk - 1) * ld_k + (nj - 1) * ld_j + ni elements); pass extents that fit "
+             "it";
     return {};
   }
-  /// Elements [first, last) a launch over s may touch; the whole buffer where the arithmetic
-  /// overflows (a launch check_launch rejects).
+  /// Elements [first, last) a launch over s may touch; the whole buffer for a launch
+  /// check_launch rejects.
   std::pair<index, index> extent(const range3d& s) const {
     if (s.size() == 0) return {0, 0};
     index lo = 0, hi = 0;
-    if (s.size() < 0 || !bounds(s, lo, hi) || hi == PTRDIFF_MAX) return detail::whole(buf_);
+    if (!valid(s) || !bounds(s, lo, hi) || hi == PTRDIFF_MAX) return detail::whole(buf_);
     return {lo, hi + 1};
   }
-  /// Whether the boxes cover extent(s) without gaps (whole planes); false for an invalid space
-  /// or overflowing extents.
+  /// Whether the boxes cover extent(s) without gaps (whole planes of ld_k elements); false for
+  /// a launch check_launch rejects.
   bool dense(const range3d& s) const {
-    index row_end = 0, y_end = 0, plane_end = 0;
-    if (s.size() < 0 || !detail::mul(s.end_i, ti_, row_end) || !detail::mul(s.end_j, tj_, y_end) ||
-        !detail::mul(y_end, ldj_, plane_end))
-      return false;
-    return s.begin_i == 0 && row_end == ldj_ && s.begin_j == 0 && plane_end == ldk_;
+    if (s.size() < 0 || !valid(s)) return s.size() == 0;
+    const index x_end = detail::clipped_end(s.end_i, ti_, ni_);
+    const index y_end = detail::clipped_end(s.end_j, tj_, nj_);
+    index plane = 0;
+    return s.begin_i == 0 && x_end == ldj_ && s.begin_j == 0 && detail::mul(y_end, ldj_, plane) &&
+           plane == ldk_;
   }
   struct accessor {
     T* p;
-    index ldj, ldk, ti, tj, tk;
+    index ldj, ldk, ti, tj, tk, ni, nj, nk;
     FERRY_HOST_DEVICE FERRY_INLINE view3d<T> operator()(index3 x) const {
-      return view3d<T>(p + x.i * ti + x.j * tj * ldj + x.k * tk * ldk, ti, tj, tk, ldj, ldk);
+      const index x0 = x.i * ti, y0 = x.j * tj, z0 = x.k * tk;
+      return view3d<T>(p + x0 + y0 * ldj + z0 * ldk, detail::edge_extent(x0, ti, ni),
+                       detail::edge_extent(y0, tj, nj), detail::edge_extent(z0, tk, nk), ldj, ldk);
     }
   };
-  accessor bind(T* p, const range3d&) const { return accessor{p, ldj_, ldk_, ti_, tj_, tk_}; }
+  accessor bind(T* p, const range3d&) const {
+    return accessor{p, ldj_, ldk_, ti_, tj_, tk_, ni_, nj_, nk_};
+  }
   template <class F>
   void for_each_owned(index3 x, const range3d&, F&& f) const {
-    for (index c = 0; c < tk_; ++c)
-      for (index b = 0; b < tj_; ++b)
-        for (index a = 0; a < ti_; ++a)
-          f(x.i * ti_ + a + (x.j * tj_ + b) * ldj_ + (x.k * tk_ + c) * ldk_);
+    const index x0 = x.i * ti_, y0 = x.j * tj_, z0 = x.k * tk_;
+    const index ei = detail::edge_extent(x0, ti_, ni_), ej = detail::edge_extent(y0, tj_, nj_),
+                ek = detail::edge_extent(z0, tk_, nk_);
+    for (index c = 0; c < ek; ++c)
+      for (index b = 0; b < ej; ++b)
+        for (index a = 0; a < ei; ++a) f(x0 + a + (y0 + b) * ldj_ + (z0 + c) * ldk_);
   }
 
  private:
-  /// First and last element of a non-empty launch (first element of the first box, last
-  /// element of the last box); false if any step overflows.
+  detail::tile_dim dim_i() const {
+    return {'i', 'x', ni_, ti_, derived_ ? " (tiles3d(v, ld_j, ld_k, ...): ld_j of them)" : ""};
+  }
+  detail::tile_dim dim_j() const {
+    return {'j', 'y', nj_, tj_,
+            derived_ ? " (tiles3d(v, ld_j, ld_k, ...): the rows of ld_j that fit in ld_k)" : ""};
+  }
+  detail::tile_dim dim_k() const {
+    return {'k', 'z', nk_, tk_,
+            derived_ ? " (tiles3d(v, ld_j, ld_k, ...): the planes that fit in the buffer)" : ""};
+  }
+  /// "" if the array shape is usable: rows of ni elements ld_j apart and planes of
+  /// (nj - 1) * ld_j + ni elements ld_k apart do not overlap.
+  std::string check_shape() const {
+    if (derived_) {
+      if (ldj_ < 1 || ldk_ < 1)
+        return "tiles3d: the strides ld_j = " + std::to_string(ldj_) +
+               " and ld_k = " + std::to_string(ldk_) +
+               " must be >= 1 (tiles3d(v, ld_j, ld_k, ti, tj, tk) tiles an array ld_j elements "
+               "wide with planes ld_k elements apart)";
+      return {};
+    }
+    if (ni_ < 0 || nj_ < 0 || nk_ < 0)
+      return "tiles3d: the array extents ni = " + std::to_string(ni_) +
+             ", nj = " + std::to_string(nj_) + ", nk = " + std::to_string(nk_) + " must be >= 0";
+    if (ldj_ < ni_)
+      return "tiles3d: the row stride ld_j = " + std::to_string(ldj_) +
+             " is smaller than the array extent along i, ni = " + std::to_string(ni_) +
+             ", so rows y and y + 1 would overlap; pass ld_j >= ni";
+    index plane = 0;
+    const bool plane_fits = nj_ < 1 || detail::affine(nj_ - 1, ldj_, ni_, plane);
+    if (nj_ >= 1 && (!plane_fits || plane > ldk_))
+      return "tiles3d: a plane of the array ((nj - 1) * ld_j + ni = " +
+             (plane_fits ? std::to_string(plane) : std::string("more than 2^63 - 1")) +
+             " elements) is longer than the plane stride ld_k = " + std::to_string(ldk_) +
+             ", so planes z and z + 1 would overlap; pass ld_k >= (nj - 1) * ld_j + ni";
+    return {};
+  }
+  /// Planes of nj = floor(ld_k / ld_j) rows of ld_j elements, ld_k apart, that fit in n
+  /// elements: the z with z * ld_k + nj * ld_j <= n (nj * ld_j <= ld_k, so nothing overflows).
+  static index planes_in(index n, index ld_j, index ld_k) {
+    if (ld_j < 1 || ld_k < 1) return 0;
+    const index plane = (ld_k / ld_j) * ld_j;
+    if (plane == 0 || n < plane) return 0;
+    return (n - plane) / ld_k + 1;
+  }
+  bool valid(const range3d& s) const {
+    index a = 0, b = 0, c = 0;
+    return s.size() > 0 && ti_ >= 1 && tj_ >= 1 && tk_ >= 1 && s.begin_i >= 0 && s.begin_j >= 0 &&
+           s.begin_k >= 0 && check_shape().empty() && detail::mul(s.end_i - 1, ti_, a) && a < ni_ &&
+           detail::mul(s.end_j - 1, tj_, b) && b < nj_ && detail::mul(s.end_k - 1, tk_, c) &&
+           c < nk_;
+  }
+  /// First and last element of a valid non-empty launch (first element of the first box, last
+  /// element of the last box cut at the array edge); false if a step overflows.
   bool bounds(const range3d& s, index& lo, index& hi) const {
-    index x0 = 0, y0 = 0, z0 = 0, x1 = 0, y1 = 0, z1 = 0, lo_xy = 0, hi_xy = 0;
+    index x0 = 0, y0 = 0, z0 = 0, lo_xy = 0, hi_xy = 0;
+    const index x1 = detail::clipped_end(s.end_i, ti_, ni_) - 1;
+    const index y1 = detail::clipped_end(s.end_j, tj_, nj_) - 1;
+    const index z1 = detail::clipped_end(s.end_k, tk_, nk_) - 1;
     return detail::mul(s.begin_i, ti_, x0) && detail::mul(s.begin_j, tj_, y0) &&
            detail::mul(s.begin_k, tk_, z0) && detail::affine(y0, ldj_, x0, lo_xy) &&
-           detail::affine(z0, ldk_, lo_xy, lo) && detail::affine(s.end_i, ti_, -1, x1) &&
-           detail::affine(s.end_j, tj_, -1, y1) && detail::affine(s.end_k, tk_, -1, z1) &&
-           detail::affine(y1, ldj_, x1, hi_xy) && detail::affine(z1, ldk_, hi_xy, hi);
+           detail::affine(z0, ldk_, lo_xy, lo) && detail::affine(y1, ldj_, x1, hi_xy) &&
+           detail::affine(z1, ldk_, hi_xy, hi);
   }
   std::span<T> buf_;
-  index ldj_, ldk_, ti_, tj_, tk_;
+  index ni_, nj_, nk_, ldj_, ldk_, ti_, tj_, tk_;
+  bool derived_;  // extents derived from the strides and the buffer
 };
 
 // --------------------------------------------------------------------------------------------
@@ -635,21 +878,41 @@ auto rows(C&& c, index row_length, index ld) {
   auto s = detail::as_span(c);
   return rows_t<typename decltype(s)::element_type>(s, row_length, ld);
 }
-/// Thread (i, j) owns the ti x tj tile at (i*ti, j*tj) of a row-major matrix with leading
-/// dimension ld, as a view2d<T>.
+/// Thread (i, j) owns the ti x tj tile at (i*ti, j*tj) of a matrix ld elements wide (element
+/// (x, y) at x + y*ld) with as many rows as c holds, as a view2d<T>; the tiles at the right and
+/// bottom edges are cut at the matrix edge. tiles2d(c, 1000, 32, 32) over
+/// range2d{32, ceil(rows / 32)} (the strategy's tile_space()) covers the whole matrix.
 template <detail::mutable_contiguous C>
 auto tiles2d(C&& c, index ld, index ti, index tj) {
   detail::check_not_temporary<C>();
   auto s = detail::as_span(c);
   return tiles2d_t<typename decltype(s)::element_type>(s, ld, ti, tj);
 }
+/// Tiles of the ni x nj matrix stored in c with leading dimension ld >= ni (a sub-matrix, or a
+/// matrix with padding columns the tiles must not cover); edge tiles are cut at ni and nj.
+template <detail::mutable_contiguous C>
+auto tiles2d(C&& c, index ni, index nj, index ld, index ti, index tj) {
+  detail::check_not_temporary<C>();
+  auto s = detail::as_span(c);
+  return tiles2d_t<typename decltype(s)::element_type>(s, ni, nj, ld, ti, tj);
+}
 /// Thread (i, j, k) owns the ti x tj x tk box at (i*ti, j*tj, k*tk) of an array with strides
-/// (1, ld_j, ld_k), as a view3d<T>.
+/// (1, ld_j, ld_k) that is ld_j wide, floor(ld_k / ld_j) rows deep and has as many planes as c
+/// holds, as a view3d<T>; boxes at the edges are cut there.
 template <detail::mutable_contiguous C>
 auto tiles3d(C&& c, index ld_j, index ld_k, index ti, index tj, index tk) {
   detail::check_not_temporary<C>();
   auto s = detail::as_span(c);
   return tiles3d_t<typename decltype(s)::element_type>(s, ld_j, ld_k, ti, tj, tk);
+}
+/// Boxes of the ni x nj x nk array stored in c with strides (1, ld_j, ld_k); edge boxes are cut
+/// at ni, nj and nk.
+template <detail::mutable_contiguous C>
+auto tiles3d(C&& c, index ni, index nj, index nk, index ld_j, index ld_k, index ti, index tj,
+             index tk) {
+  detail::check_not_temporary<C>();
+  auto s = detail::as_span(c);
+  return tiles3d_t<typename decltype(s)::element_type>(s, ni, nj, nk, ld_j, ld_k, ti, tj, tk);
 }
 /// The write-only form of a strategy: `ferry::write_only(ferry::elementwise(out))`.
 template <class S>
