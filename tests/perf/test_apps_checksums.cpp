@@ -79,7 +79,13 @@ INSTANTIATE_TEST_SUITE_P(
                       expected_checksum{"Basic_DAXPY", 9790910.64001003},
                       expected_checksum{"Basic_INIT3", 900023.012860360, 1},
                       expected_checksum{"Basic_MULADDSUB", 419990.872039025, 1},
-                      expected_checksum{"Basic_IF_QUAD", 1032441.69685503, 1}),
+                      expected_checksum{"Basic_IF_QUAD", 1032441.69685503, 1},
+                      // Reductions: DOT, TRAP_INT, PI_REDUCE depend on the summation order and
+                      // are given to about 12 digits (the Kahan value where Appendix A has it).
+                      expected_checksum{"Stream_DOT", 39999973.379841},
+                      expected_checksum{"Basic_TRAP_INT", 785.879931729},
+                      expected_checksum{"Basic_PI_REDUCE", 3.1415926535898766, 1},
+                      expected_checksum{"Basic_REDUCE3_INT", 1700, 1}),
     [](const ::testing::TestParamInfo<expected_checksum>& info) {
       return std::string(info.param.kernel);
     });
@@ -171,6 +177,10 @@ TEST(AppsCounters, DefaultSizesAndBytesMatchSpecTable) {
       {"Basic_INIT3", 1000000, 1000000, 40e6, 1e6},
       {"Basic_MULADDSUB", 1000000, 1000000, 40e6, 3e6},
       {"Basic_IF_QUAD", 1000000, 1000000, 40e6, 7.5e6},
+      {"Stream_DOT", 1000000, 1000000, 16e6, 2e6},
+      {"Basic_TRAP_INT", 1000000, 1000000, 0, 10e6},
+      {"Basic_PI_REDUCE", 1000000, 1000000, 0, 6e6 + 1},
+      {"Basic_REDUCE3_INT", 1000000, 1000000, 4e6, 0},
   };
   auto kernels = make_all_kernels();
   for (const auto& r : rows) {
