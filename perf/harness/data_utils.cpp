@@ -1,6 +1,7 @@
 // ferry-perf: data initialisation helpers (spec section 1.5).
 #include "harness/data_utils.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace ferry_perf {
@@ -57,6 +58,34 @@ void init_data_rand_value(std::vector<Real_type>& v, Index_type len) {
   for (Index_type i = 0; i < len; ++i) {
     v[i] = static_cast<Real_type>(std::rand()) / RAND_MAX;
   }
+}
+
+void init_data_rand_sign(std::vector<Real_type>& v, Index_type len) {
+  const Real_type f = next_factor();
+  v.resize(static_cast<std::size_t>(len));
+  std::srand(4793);
+  for (Index_type i = 0; i < len; ++i) {
+    const double r = static_cast<double>(std::rand()) / RAND_MAX;
+    const Real_type sign = r < 0.5 ? -1.0 : 1.0;
+    const Real_type di = static_cast<Real_type>(i);
+    v[i] = sign * ((f * (di + 1.1)) / (di + 1.12345));
+  }
+}
+
+void init_data_rand_int(std::vector<Int_type>& v, Index_type len) {
+  ++g_init_counter;
+  v.resize(static_cast<std::size_t>(len));
+  std::srand(4793);
+  for (Index_type i = 0; i < len; ++i) {
+    const double r = static_cast<double>(std::rand()) / RAND_MAX;
+    v[i] = r < 0.5 ? -1 : 1;
+  }
+  if (len == 0) return;
+  // r can be exactly 1.0 (rand() == RAND_MAX); the index is clamped to the last element there.
+  double r = static_cast<double>(std::rand()) / RAND_MAX;
+  v[std::min<Index_type>(static_cast<Index_type>(len * r), len - 1)] = -58;
+  r = static_cast<double>(std::rand()) / RAND_MAX;
+  v[std::min<Index_type>(static_cast<Index_type>(len * r), len - 1)] = 19;
 }
 
 }  // namespace ferry_perf

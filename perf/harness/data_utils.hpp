@@ -39,4 +39,14 @@ void init_data_scalar(Real_type& s);
 /// glibc (RAND_MAX = 2^31 − 1). Counts once; the factor f is not used.
 void init_data_rand_value(std::vector<Real_type>& v, Index_type len);
 
+/// "RS" (spec 1.5): resizes v to len, calls std::srand(4793) and, for each i in order, draws
+/// r = rand()/RAND_MAX and sets v[i] = ±(f·(i + 1.1)) / (i + 1.12345), negative when r < 0.5.
+/// Bit-exact with RAJAPerf only on glibc. Counts once (the factor f is the counter's).
+void init_data_rand_sign(std::vector<Real_type>& v, Index_type len);
+
+/// "RI" (spec 1.5) for Int arrays: resizes v to len, calls std::srand(4793), sets v[i] = −1
+/// when rand()/RAND_MAX < 0.5 and +1 otherwise, then sets element ⌊len·r⌋ to −58 and, with the
+/// next draw, element ⌊len·r⌋ to 19 (clamped to len − 1 for r == 1). Counts once.
+void init_data_rand_int(std::vector<Int_type>& v, Index_type len);
+
 }  // namespace ferry_perf

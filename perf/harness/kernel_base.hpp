@@ -17,6 +17,8 @@ namespace ferry_perf {
 
 /// Index type of the suite (RAJA::Index_type), signed 64-bit.
 using Index_type = std::int64_t;
+/// Int type of the suite (spec 1.1: C++ int), e.g. REDUCE3_INT's data.
+using Int_type = int;
 /// Real type of the suite (RAJAPerf hard-wires double).
 using Real_type = double;
 /// Checksum type (80-bit x87 extended on x86-64), spec section 1.6.

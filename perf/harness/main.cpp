@@ -1,10 +1,11 @@
 // ferry-perf: command line, run loop, checksum comparison and reports.
 //
-// Flow (spec 1.4, simplified: one pass, no warmup): for each selected kernel, ref_seq runs first
-// (always, as the reference, even when not selected), then every selected variant the kernel
-// has, in variant order. Each execution resets the init counter, sets up fresh data, runs its
-// reps (timed by the variant itself), checksums the host data and tears down. A variant passes
-// iff |ref − x| / |ref| (|ref − x| when ref == 0) <= the kernel's tolerance (spec 1.7).
+// Flow (spec 1.4, simplified: no warmup): for each of --npasses passes, for each selected
+// kernel, ref_seq runs first (always, as the reference, even when not selected), then every
+// selected variant the kernel has, in variant order. Each execution resets the init counter, sets
+// up fresh data, runs its reps (timed by the variant itself), checksums the host data and tears
+// down. A variant passes iff |ref − x| / |ref| (|ref − x| when ref == 0) <= the kernel's tolerance
+// (spec 1.7).
 //
 // Exit status: 0 all checksums passed; 1 a checksum failed or a variant threw; 2 bad usage.
 #include <omp.h>
@@ -18,6 +19,7 @@
 #include <exception>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -27,6 +29,7 @@
 #include "harness/checksum.hpp"
 #include "harness/data_utils.hpp"
 #include "harness/kernel_base.hpp"
+#include "harness/pass_stats.hpp"
 #include "harness/report_hooks.hpp"
 #include "harness/results.hpp"
 
@@ -90,6 +93,7 @@ struct options {
   std::vector<std::string> variants;
   double size = -1;
   int reps = -1;
+  int npasses = 1;
   double repfact = 1.0;
   int ltimes_num_d = 64;
   int ltimes_num_g = 32;
@@ -179,6 +183,7 @@ int run_suite(const options& opt, const std::string& command_line) {
   run_metadata meta;
   meta.date = now_iso8601();
   meta.omp_threads = omp_get_max_threads();
+  meta.npasses = opt.npasses;
   meta.command_line = command_line;
   // Measured before anything runs: later the load average includes this run's own threads.
   meta.omp_wait_policy = ferry_omp_wait_policy();
@@ -260,80 +265,126 @@ int run_suite(const options& opt, const std::string& command_line) {
 #pragma omp parallel
   {}
 
+  // Passes as in RAJAPerf (spec 1.4 item 2): each pass runs every planned (kernel, variant)
+  // once, with fresh data (set-up and tear-down per execution). Results are gathered per
+  // (kernel, variant) across passes: times per rep of every pass, checksum averaged, rel_diff
+  // the maximum over passes, and the reference is the first pass's ref_seq checksum.
   std::vector<run_result> results;
+  std::vector<kahan_sum> checksum_sums;
+  std::vector<Checksum_type> refs(plan.size(), 0);
+  std::vector<bool> have_refs(plan.size(), false);
   int done = 0;
-  for (auto& p : plan) {
-    kernel_base& k = *p.kernel;
-    bool have_ref = false;
-    Checksum_type ref = 0;
-    for (variant_id v : p.variants) {
-      const int default_reps = k.info().default_reps;
-      int reps = opt.reps > 0 ? opt.reps : static_cast<int>(std::floor(default_reps * opt.repfact));
-      reps = std::max(reps, 1);
+  const int width = static_cast<int>(std::to_string(total * opt.npasses).size());
+  for (int pass = 0; pass < opt.npasses; ++pass) {
+    std::size_t slot = 0;
+    for (std::size_t pi = 0; pi < plan.size(); ++pi) {
+      auto& p = plan[pi];
+      kernel_base& k = *p.kernel;
+      for (variant_id v : p.variants) {
+        const int default_reps = k.info().default_reps;
+        int reps =
+            opt.reps > 0 ? opt.reps : static_cast<int>(std::floor(default_reps * opt.repfact));
+        reps = std::max(reps, 1);
 
-      run_result r;
-      r.variant = v;
-      r.reported = v != variant_id::ref_seq || variant_sel[0];
-      r.backend = variant_backend(v);
-      r.device = variant_device(v);
-      r.reps = reps;
+        if (pass == 0) {
+          run_result r;
+          r.variant = v;
+          r.reported = v != variant_id::ref_seq || variant_sel[0];
+          r.backend = variant_backend(v);
+          r.device = variant_device(v);
+          r.reps = reps;
+          r.status = "PASSED";
+          results.push_back(std::move(r));
+          checksum_sums.emplace_back();
+        }
+        run_result& r = results[slot];
+        kahan_sum& checksum_sum = checksum_sums[slot];
+        ++slot;
 
-      reset_init_counter();
-      k.set_up(params);
-      const kernel_info& info = k.info();
-      r.kernel = info.name;
-      r.problem_size = info.actual_size;
-      r.bytes_moved_per_rep = info.bytes_moved_per_rep;
-      r.flops_per_rep = info.flops_per_rep;
-      r.tolerance = info.tolerance;
+        reset_init_counter();
+        k.set_up(params);
+        const kernel_info& info = k.info();
+        r.kernel = info.name;
+        r.problem_size = info.actual_size;
+        r.bytes_moved_per_rep = info.bytes_moved_per_rep;
+        r.flops_per_rep = info.flops_per_rep;
+        r.tolerance = info.tolerance;
 
-      std::fprintf(stderr, "[%*d/%d] %s %s ... ", static_cast<int>(std::to_string(total).size()),
-                   ++done, total, info.name.c_str(), variant_name(v));
-      std::fflush(stderr);
+        std::fprintf(stderr, "[%*d/%d] %s %s ... ", width, ++done, total * opt.npasses,
+                     info.name.c_str(), variant_name(v));
+        std::fflush(stderr);
 
-      for (const auto& o : run_observers()) {
-        if (o.before) o.before(info, v);
-      }
-      rep_timer t;
-      bool threw = false;
-      try {
-        k.run(v, reps, t);
-      } catch (const std::exception& e) {
-        threw = true;
-        r.error_message = e.what();
-      }
-      for (const auto& o : run_observers()) {
-        if (o.after) o.after(info, v, r.extra);
-      }
-      r.time_total_s = t.seconds();
-      r.time_per_rep_s = t.seconds() / reps;
-      if (!threw) r.checksum = k.checksum();
-      k.tear_down();
+        for (const auto& o : run_observers()) {
+          if (o.before) o.before(info, v);
+        }
+        rep_timer t;
+        bool threw = false;
+        std::string error;
+        try {
+          k.run(v, reps, t);
+        } catch (const std::exception& e) {
+          threw = true;
+          error = e.what();
+        }
+        // Observers' extra columns describe one execution: the last pass's are kept.
+        r.extra.clear();
+        for (const auto& o : run_observers()) {
+          if (o.after) o.after(info, v, r.extra);
+        }
+        Checksum_type checksum = 0;
+        if (!threw) checksum = k.checksum();
+        k.tear_down();
 
-      if (threw) {
-        r.status = "ERROR";
-      } else if (v == variant_id::ref_seq) {
-        have_ref = true;
-        ref = r.checksum;
-        r.ref_checksum = ref;
-        r.status = "PASSED";
-      } else if (!have_ref) {
-        r.status = "FAILED";
-        r.error_message = "no reference checksum (ref_seq missing or failed)";
-      } else {
-        r.ref_checksum = ref;
-        const Checksum_type diff = std::fabs(ref - r.checksum);
-        r.rel_diff = ref == 0 ? diff : diff / std::fabs(ref);
-        // A NaN rel fails, as it should.
-        r.status = r.rel_diff <= static_cast<Checksum_type>(info.tolerance) ? "PASSED" : "FAILED";
-      }
-      if (r.status == "ERROR") {
-        std::fprintf(stderr, "ERROR: %s\n", r.error_message.c_str());
-      } else {
-        std::fprintf(stderr, "%.4f s  %s%s\n", r.time_total_s, r.status.c_str(),
+        if (threw) {
+          r.status = "ERROR";
+          if (r.error_message.empty()) r.error_message = error;
+          std::fprintf(stderr, "ERROR: %s\n", error.c_str());
+          continue;
+        }
+        ++r.npasses;
+        const double per_rep = t.seconds() / reps;
+        if (r.pass_time_per_rep_s.empty() || per_rep < r.min_time_per_rep_s) {
+          r.time_total_s = t.seconds();
+        }
+        r.pass_time_per_rep_s.push_back(per_rep);
+        const pass_summary ps = summarize_passes(r.pass_time_per_rep_s);
+        r.min_time_per_rep_s = ps.min;
+        r.median_time_per_rep_s = ps.median;
+        r.time_per_rep_s = ps.min;
+        checksum_sum.add(checksum);
+        r.checksum = checksum_sum.value() / r.npasses;
+
+        std::string status = "PASSED";
+        if (v == variant_id::ref_seq) {
+          if (!have_refs[pi]) {
+            have_refs[pi] = true;
+            refs[pi] = checksum;
+          }
+          r.ref_checksum = refs[pi];
+          const Checksum_type diff = std::fabs(refs[pi] - checksum);
+          const Checksum_type rel = refs[pi] == 0 ? diff : diff / std::fabs(refs[pi]);
+          r.rel_diff = std::max(r.rel_diff, rel);
+        } else if (!have_refs[pi]) {
+          status = "FAILED";
+          r.error_message = "no reference checksum (ref_seq missing or failed)";
+        } else {
+          r.ref_checksum = refs[pi];
+          const Checksum_type diff = std::fabs(refs[pi] - checksum);
+          const Checksum_type rel = refs[pi] == 0 ? diff : diff / std::fabs(refs[pi]);
+          // A NaN rel fails, as it should (and stays the maximum: std::max keeps a NaN first
+          // argument, so it is tested on its own).
+          if (std::isnan(rel) || std::isnan(r.rel_diff)) {
+            r.rel_diff = std::numeric_limits<Checksum_type>::quiet_NaN();
+          } else {
+            r.rel_diff = std::max(r.rel_diff, rel);
+          }
+          if (!(rel <= static_cast<Checksum_type>(info.tolerance))) status = "FAILED";
+        }
+        // A failure in any pass fails the (kernel, variant); an error stays an error.
+        if (r.status != "ERROR" && status != "PASSED") r.status = status;
+        std::fprintf(stderr, "%.4f s  %s%s\n", t.seconds(), status.c_str(),
                      v == variant_id::ref_seq ? " (reference)" : "");
       }
-      results.push_back(std::move(r));
     }
   }
 
@@ -385,6 +436,11 @@ int main(int argc, char** argv) {
                  "Target problem size for every kernel (read as a double, truncated); each "
                  "kernel maps it to its loop bounds. Default: each kernel's default.");
   app.add_option("--reps", opt.reps, "Reps for every kernel (overrides --repfact).");
+  app.add_option("--npasses", opt.npasses,
+                 "Passes over the selected kernels (default 1). Each pass runs every (kernel, "
+                 "variant) with fresh data; the reports give the minimum and the median time per "
+                 "rep over passes, ratios use the minimum, and a checksum must pass in every "
+                 "pass.");
   app.add_option("--repfact", opt.repfact,
                  "Reps = floor(default reps x repfact), at least 1. Default 1.");
   app.add_option("--ltimes-num-d", opt.ltimes_num_d,
@@ -417,6 +473,7 @@ int main(int argc, char** argv) {
   if (app.count("--size") > 0 && !(opt.size >= 0 && opt.size <= 1e12))
     range_error = "--size must be a number in [0, 1e12]";
   if (app.count("--reps") > 0 && opt.reps < 1) range_error = "--reps must be >= 1";
+  if (opt.npasses < 1) range_error = "--npasses must be >= 1";
   if (!(opt.repfact > 0)) range_error = "--repfact must be > 0";
   if (opt.ltimes_num_d < 1 || opt.ltimes_num_g < 1 || opt.ltimes_num_m < 1) {
     range_error = "--ltimes-num-d/g/m must be >= 1";

@@ -99,7 +99,14 @@ void print_table(std::ostream& os, const run_metadata& meta, const std::vector<r
      << "\n";
   if (!meta.host_warning.empty()) os << "  warning: " << meta.host_warning << "\n";
   os << "  date:    " << meta.date << "\n";
-  os << "  times are milliseconds per rep; ratios are variant time / baseline time (base_cuda\n"
+  os << "  passes:  " << meta.npasses << "\n";
+  if (meta.npasses > 1) {
+    os << "  times are the minimum over passes (\"min\") and the median (\"med\") in\n"
+          "  milliseconds per rep; ratios use the minima and are";
+  } else {
+    os << "  times are milliseconds per rep; ratios are";
+  }
+  os << " variant time / baseline time (base_cuda\n"
         "  when it ran, else base_omp; < 1 is faster than the baseline)\n\n";
 
   if (kernels.empty()) {
@@ -108,8 +115,16 @@ void print_table(std::ostream& os, const run_metadata& meta, const std::vector<r
   }
 
   constexpr int name_w = 26;
+  const bool medians = meta.npasses > 1;
   os << std::left << std::setw(name_w) << "Kernel" << std::right;
-  for (variant_id v : cols) os << std::setw(13) << (std::string(variant_name(v)) + " ms");
+  for (variant_id v : cols) {
+    if (medians) {
+      os << std::setw(14) << (std::string(variant_name(v)) + " min") << std::setw(14)
+         << (std::string(variant_name(v)) + " med");
+    } else {
+      os << std::setw(13) << (std::string(variant_name(v)) + " ms");
+    }
+  }
   for (variant_id v : ratio_cols) os << std::setw(16) << (std::string(variant_name(v)) + "/base");
   os << "  Status\n";
 
@@ -123,14 +138,22 @@ void print_table(std::ostream& os, const run_metadata& meta, const std::vector<r
         if (x->variant == v) r = x;
       }
       std::ostringstream cell;
+      std::ostringstream med;
       if (r == nullptr) {
         cell << "-";
+        med << "-";
       } else if (r->status == "ERROR") {
         cell << "error";
+        med << "error";
       } else {
-        cell << std::fixed << std::setprecision(4) << r->time_per_rep_s * 1e3;
+        cell << std::fixed << std::setprecision(4) << r->min_time_per_rep_s * 1e3;
+        med << std::fixed << std::setprecision(4) << r->median_time_per_rep_s * 1e3;
       }
-      os << std::setw(13) << cell.str();
+      if (medians) {
+        os << std::setw(14) << cell.str() << std::setw(14) << med.str();
+      } else {
+        os << std::setw(13) << cell.str();
+      }
     }
     for (variant_id v : ratio_cols) {
       const run_result* r = nullptr;
@@ -189,7 +212,8 @@ void write_csv(const std::string& path, const std::vector<run_result>& rs) {
     }
   }
   out << "kernel,variant,backend,device,problem_size,reps,time_total_s,time_per_rep_s,"
-         "bandwidth_GiBs,gflops,checksum,ref_checksum,rel_diff,status";
+         "bandwidth_GiBs,gflops,checksum,ref_checksum,rel_diff,status,npasses,min_time_per_rep_s,"
+         "median_time_per_rep_s";
   for (const auto& k : extra_keys) out << ',' << csv_field(k);
   out << '\n';
   for (const auto& r : rs) {
@@ -199,7 +223,9 @@ void write_csv(const std::string& path, const std::vector<run_result>& rs) {
         << format_double(r.time_total_s) << ',' << format_double(r.time_per_rep_s) << ','
         << format_double(r.bandwidth_gibs()) << ',' << format_double(r.gflops()) << ','
         << format_checksum(r.checksum) << ',' << format_checksum(r.ref_checksum) << ','
-        << format_double(static_cast<double>(r.rel_diff)) << ',' << r.status;
+        << format_double(static_cast<double>(r.rel_diff)) << ',' << r.status << ',' << r.npasses
+        << ',' << format_double(r.min_time_per_rep_s) << ','
+        << format_double(r.median_time_per_rep_s);
     for (const auto& key : extra_keys) {
       out << ',';
       for (const auto& [k, v] : r.extra) {
@@ -220,6 +246,7 @@ void write_json(const std::string& path, const run_metadata& meta,
                      {"threads", meta.omp_threads},
                      {"omp_wait_policy", meta.omp_wait_policy},
                      {"host_warning", meta.host_warning},
+                     {"npasses", meta.npasses},
                      {"command_line", meta.command_line}};
   auto results = nlohmann::ordered_json::array();
   for (const auto& r : rs) {
@@ -240,7 +267,11 @@ void write_json(const std::string& path, const run_metadata& meta,
                                 {"status", r.status},
                                 {"bytes_moved_per_rep", r.bytes_moved_per_rep},
                                 {"flops_per_rep", r.flops_per_rep},
-                                {"tolerance", r.tolerance}};
+                                {"tolerance", r.tolerance},
+                                {"npasses", r.npasses},
+                                {"min_time_per_rep_s", r.min_time_per_rep_s},
+                                {"median_time_per_rep_s", r.median_time_per_rep_s},
+                                {"pass_time_per_rep_s", r.pass_time_per_rep_s}};
     if (!r.error_message.empty()) j["error"] = r.error_message;
     for (const auto& [k, v] : r.extra) {
       std::visit([&](const auto& x) { j[k] = x; }, v);

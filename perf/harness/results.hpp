@@ -19,17 +19,26 @@ struct run_result {
   std::string device;    ///< the device or host it ran on
   Index_type problem_size = 0;
   int reps = 0;
-  double time_total_s = 0;    ///< seconds of the whole timed rep loop (spec 1.4 item 3)
-  double time_per_rep_s = 0;  ///< time_total_s / reps
+  int npasses = 0;  ///< passes that ran (--npasses); each timed all `reps` reps once
+  /// Seconds of the whole timed rep loop (spec 1.4 item 3) of the fastest pass.
+  double time_total_s = 0;
+  /// Seconds per rep of each pass, in pass order (time of the pass's rep loop / reps).
+  std::vector<double> pass_time_per_rep_s;
+  double min_time_per_rep_s = 0;     ///< minimum of pass_time_per_rep_s (RAJAPerf "Minimum")
+  double median_time_per_rep_s = 0;  ///< median of pass_time_per_rep_s
+  /// The time every ratio, bandwidth and rate uses: min_time_per_rep_s (the CSV and JSON keep
+  /// this column, under its old name, for readers written before --npasses).
+  double time_per_rep_s = 0;
   double bytes_moved_per_rep = 0;
   double flops_per_rep = 0;
-  Checksum_type checksum = 0;      ///< spec 1.6 checksum of this run
-  Checksum_type ref_checksum = 0;  ///< checksum of the ref_seq run of the same kernel
-  Checksum_type rel_diff = 0;      ///< |ref − x| / |ref| (|ref − x| if ref == 0), spec 1.7
-  double tolerance = 0;            ///< the kernel's relative tolerance
-  std::string status;              ///< "PASSED", "FAILED" or "ERROR" (the variant threw)
-  std::string error_message;       ///< what() of the exception when status is "ERROR"
-  extra_fields extra;              ///< extra columns appended by run observers
+  Checksum_type checksum = 0;      ///< spec 1.6 checksum, the average over passes (spec 1.6)
+  Checksum_type ref_checksum = 0;  ///< checksum of the first-pass ref_seq run of the kernel
+  /// |ref − x| / |ref| (|ref − x| if ref == 0), the maximum over passes (spec 1.7).
+  Checksum_type rel_diff = 0;
+  double tolerance = 0;       ///< the kernel's relative tolerance
+  std::string status;         ///< "PASSED", "FAILED" or "ERROR" (the variant threw)
+  std::string error_message;  ///< what() of the exception when status is "ERROR"
+  extra_fields extra;         ///< extra columns appended by run observers
 
   /// Bandwidth in GiB/s: bytes_moved_per_rep / time_per_rep_s / 2^30 (spec 1.4 item 4);
   /// 0 when the time is 0.
@@ -50,13 +59,15 @@ struct run_metadata {
   /// ferry::host_oversubscription_warning() at start-up ("" when the host looked free): why
   /// OpenMP timings of this run may not be those of an idle machine.
   std::string host_warning;
+  int npasses = 1;              ///< passes over the selected kernels (--npasses)
   std::string command_line;  ///< argv joined with spaces
 };
 
 /// Formats a checksum with 20 significant digits (as RAJAPerf's checksum report).
 std::string format_checksum(Checksum_type v);
 
-/// Prints the summary table: one row per kernel, time per rep (ms) per reported variant, a
+/// Prints the summary table: one row per kernel, time per rep (ms, the minimum over passes; with
+/// more than one pass also the median) per reported variant, a
 /// ratio column (variant time / baseline time) for every non-baseline variant, where the
 /// baseline is base_cuda when it ran for that kernel and base_omp otherwise, and the status.
 /// Then the geometric mean of ferry_B / baseline over the kernels that have both.
@@ -64,12 +75,13 @@ void print_table(std::ostream& os, const run_metadata& meta, const std::vector<r
 
 /// Writes one CSV row per reported run: kernel, variant, backend, device, problem_size, reps,
 /// time_total_s, time_per_rep_s, bandwidth_GiBs, gflops, checksum, ref_checksum, rel_diff,
-/// status, then the union of all extra keys (in first-seen order; empty where absent).
-/// Throws std::runtime_error if the file cannot be written.
+/// status, npasses, min_time_per_rep_s, median_time_per_rep_s, then the union of all extra keys (in
+/// first-seen order; empty where absent). Throws std::runtime_error if the file cannot be written.
 void write_csv(const std::string& path, const std::vector<run_result>& rs);
 
 /// Writes {"metadata": {...}, "results": [{...}, ...]} with the CSV's fields (plus
-/// bytes_moved_per_rep, flops_per_rep, tolerance and error) and each run's extra fields.
+/// bytes_moved_per_rep, flops_per_rep, tolerance, error and pass_time_per_rep_s, the list of
+/// per-pass times) and each run's extra fields.
 /// Throws std::runtime_error if the file cannot be written.
 void write_json(const std::string& path, const run_metadata& meta,
                 const std::vector<run_result>& rs);

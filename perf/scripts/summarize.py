@@ -25,7 +25,10 @@ def main():
     base = "base_cuda" if "base_cuda" in variants else "base_omp"
     shown = [v for v in ("ferry_A", "ferry_B", "ferry_C") if v in variants]
 
-    print(f"Kernel-loop time per rep (ms) and ratio to {base}")
+    # time_per_rep_s is the minimum over passes; CSVs written before --npasses have one pass.
+    npasses = max(int(r.get("npasses") or 1) for r in rows)
+    over = f", minimum over {npasses} passes" if npasses > 1 else ""
+    print(f"Kernel-loop time per rep (ms{over}) and ratio to {base}")
     print(f"{'kernel':24s} {base:>10s} " + " ".join(f"{v:>10s} {v + '/base':>13s}" for v in shown) + "  status")
     logs = {v: [] for v in shown}
     for k in kernels:

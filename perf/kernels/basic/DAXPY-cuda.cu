@@ -1,0 +1,51 @@
+// ferry-perf: Basic_DAXPY base_cuda variant, the hand-written CUDA baseline (spec 1.8, 2.6).
+//
+// As RAJAPerf's Base_CUDA: one plain kernel per rep, one thread per element with a bounds check,
+// 256 threads per block (a compile-time constant, with __launch_bounds__), grid ceil(N / 256).
+// Arrays are copied to the device before the timer and the results back after it.
+#include <cuda_runtime.h>
+
+#include "harness/cuda_helpers.cuh"
+#include "kernels/basic/DAXPY.hpp"
+
+namespace ferry_perf::basic {
+namespace {
+
+using namespace ferry_perf::cuda_baseline;  // NOLINT: the shared base_cuda helpers
+
+constexpr int block_size = 256;
+
+__global__ void __launch_bounds__(block_size)
+    daxpy(Real_type* y, const Real_type* x, Real_type a, Index_type n) {
+  const Index_type i = static_cast<Index_type>(blockIdx.x) * block_size + threadIdx.x;
+  if (i < n) {
+    y[i] += a * x[i];
+  }
+}
+
+void run_base_cuda(DAXPY& k, int reps, rep_timer& t) {
+  const Index_type n = k.m_n;
+  device_scope dev;
+  Real_type* y = dev.copy_in(k.m_y);
+  const Real_type* x = dev.copy_in(k.m_x);
+  const Real_type a = k.m_a;
+  load_kernel(daxpy);
+  FERRY_PERF_CUDA_CHECK(cudaDeviceSynchronize());
+  const auto grid = static_cast<unsigned>((n + block_size - 1) / block_size);
+
+  t.start();
+  for (int rep = 0; rep < reps && n > 0; ++rep) {
+    daxpy<<<grid, block_size, 0, dev.stream>>>(y, x, a, n);
+    FERRY_PERF_CUDA_CHECK(cudaGetLastError());
+  }
+  FERRY_PERF_CUDA_CHECK(cudaStreamSynchronize(dev.stream));
+  t.stop();
+
+  copy_out(k.m_y, y);
+}
+
+}  // namespace
+
+FERRY_PERF_VARIANT(DAXPY, base_cuda, run_base_cuda);
+
+}  // namespace ferry_perf::basic

@@ -1,0 +1,77 @@
+// ferry-perf: Stream_ADD ferry variants (spec 2.3).
+//
+// ferry_A launches on the host vectors (each launch maps its own data), ferry_B makes the data
+// resident first so the same launch moves nothing, ferry_C is the raw device-pointer form.
+// The result is partitioned elementwise: each thread receives its own element by reference.
+#include <cmath>
+#include <span>
+#include <utility>
+
+#include <ferry/ferry.hpp>
+
+#include "kernels/stream/ADD.hpp"
+
+// Extended (host/device) lambdas need an enclosing function with external linkage, so the
+// helpers live in a named namespace rather than an unnamed one.
+namespace ferry_perf::stream::add_ferry {
+
+/// One rep: one launch. Shared by ferry_A and ferry_B, which differ only in where the data lives.
+void rep(ADD& k) {
+  ferry::launch(
+      {.name = "ADD"}, ferry::range{k.m_n},
+      [] FERRY_KERNEL(const ferry::index i, Real_type& c, ferry::view<const Real_type> a,
+                      ferry::view<const Real_type> b) { c = a[i] + b[i]; },
+      ferry::write_only(ferry::elementwise(k.m_c)), std::as_const(k.m_a), std::as_const(k.m_b));
+}
+
+void run_ferry_a(ADD& k, int reps, rep_timer& t) {
+  t.start();
+  for (int r = 0; r < reps; ++r) rep(k);
+  t.stop();
+}
+
+void run_ferry_b(ADD& k, int reps, rep_timer& t) {
+  auto a = ferry::preload(std::as_const(k.m_a));
+  auto b = ferry::preload(std::as_const(k.m_b));
+  auto c = ferry::preload_mut(k.m_c);
+  t.start();
+  for (int r = 0; r < reps; ++r) rep(k);
+  t.stop();
+  c.release();
+  b.release();
+  a.release();
+}
+
+void run_ferry_c(ADD& k, int reps, rep_timer& t) {
+  using ferry::unsafe::device_buffer;
+  const ferry::index n = k.m_n;
+  device_buffer<Real_type> a{std::span<const Real_type>(k.m_a)};
+  device_buffer<Real_type> b{std::span<const Real_type>(k.m_b)};
+  device_buffer<Real_type> c{std::span<const Real_type>(k.m_c)};
+
+  const ferry::unsafe::dim3 grid{ferry::unsafe::blocks_for(n, 256)}, block{256};
+
+  t.start();
+  for (int r = 0; r < reps && n > 0; ++r) {
+    ferry::unsafe::launch(
+        grid, block,
+        [] FERRY_KERNEL(const ferry::unsafe::thread_index& th, const Real_type* a,
+                        const Real_type* b, Real_type* c, ferry::index n) {
+          const ferry::index i = th.global_x();
+          if (i < n) {
+            c[i] = a[i] + b[i];
+          }
+        },
+        a.get(), b.get(), c.get(), n);
+  }
+  t.stop();
+  c.copy_to_host(k.m_c);
+}
+
+}  // namespace ferry_perf::stream::add_ferry
+
+namespace ferry_perf::stream {
+FERRY_PERF_VARIANT(ADD, ferry_A, add_ferry::run_ferry_a);
+FERRY_PERF_VARIANT(ADD, ferry_B, add_ferry::run_ferry_b);
+FERRY_PERF_VARIANT(ADD, ferry_C, add_ferry::run_ferry_c);
+}  // namespace ferry_perf::stream

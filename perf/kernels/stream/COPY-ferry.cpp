@@ -1,0 +1,75 @@
+// ferry-perf: Stream_COPY ferry variants (spec 2.1).
+//
+// ferry_A launches on the host vectors (each launch maps its own data), ferry_B makes the data
+// resident first so the same launch moves nothing, ferry_C is the raw device-pointer form.
+// The result is partitioned elementwise: each thread receives its own element by reference.
+#include <cmath>
+#include <span>
+#include <utility>
+
+#include <ferry/ferry.hpp>
+
+#include "kernels/stream/COPY.hpp"
+
+// Extended (host/device) lambdas need an enclosing function with external linkage, so the
+// helpers live in a named namespace rather than an unnamed one.
+namespace ferry_perf::stream::copy_ferry {
+
+/// One rep: one launch. Shared by ferry_A and ferry_B, which differ only in where the data lives.
+void rep(COPY& k) {
+  ferry::launch(
+      {.name = "COPY"}, ferry::range{k.m_n},
+      [] FERRY_KERNEL(const ferry::index i, Real_type& c, ferry::view<const Real_type> a) {
+        c = a[i];
+      },
+      ferry::write_only(ferry::elementwise(k.m_c)), std::as_const(k.m_a));
+}
+
+void run_ferry_a(COPY& k, int reps, rep_timer& t) {
+  t.start();
+  for (int r = 0; r < reps; ++r) rep(k);
+  t.stop();
+}
+
+void run_ferry_b(COPY& k, int reps, rep_timer& t) {
+  auto a = ferry::preload(std::as_const(k.m_a));
+  auto c = ferry::preload_mut(k.m_c);
+  t.start();
+  for (int r = 0; r < reps; ++r) rep(k);
+  t.stop();
+  c.release();
+  a.release();
+}
+
+void run_ferry_c(COPY& k, int reps, rep_timer& t) {
+  using ferry::unsafe::device_buffer;
+  const ferry::index n = k.m_n;
+  device_buffer<Real_type> a{std::span<const Real_type>(k.m_a)};
+  device_buffer<Real_type> c{std::span<const Real_type>(k.m_c)};
+
+  const ferry::unsafe::dim3 grid{ferry::unsafe::blocks_for(n, 256)}, block{256};
+
+  t.start();
+  for (int r = 0; r < reps && n > 0; ++r) {
+    ferry::unsafe::launch(
+        grid, block,
+        [] FERRY_KERNEL(const ferry::unsafe::thread_index& th, const Real_type* a, Real_type* c,
+                        ferry::index n) {
+          const ferry::index i = th.global_x();
+          if (i < n) {
+            c[i] = a[i];
+          }
+        },
+        a.get(), c.get(), n);
+  }
+  t.stop();
+  c.copy_to_host(k.m_c);
+}
+
+}  // namespace ferry_perf::stream::copy_ferry
+
+namespace ferry_perf::stream {
+FERRY_PERF_VARIANT(COPY, ferry_A, copy_ferry::run_ferry_a);
+FERRY_PERF_VARIANT(COPY, ferry_B, copy_ferry::run_ferry_b);
+FERRY_PERF_VARIANT(COPY, ferry_C, copy_ferry::run_ferry_c);
+}  // namespace ferry_perf::stream

@@ -1,0 +1,52 @@
+// ferry-perf: Stream_TRIAD base_cuda variant, the hand-written CUDA baseline (spec 1.8, 2.4).
+//
+// As RAJAPerf's Base_CUDA: one plain kernel per rep, one thread per element with a bounds check,
+// 256 threads per block (a compile-time constant, with __launch_bounds__), grid ceil(N / 256).
+// Arrays are copied to the device before the timer and the results back after it.
+#include <cuda_runtime.h>
+
+#include "harness/cuda_helpers.cuh"
+#include "kernels/stream/TRIAD.hpp"
+
+namespace ferry_perf::stream {
+namespace {
+
+using namespace ferry_perf::cuda_baseline;  // NOLINT: the shared base_cuda helpers
+
+constexpr int block_size = 256;
+
+__global__ void __launch_bounds__(block_size)
+    triad(Real_type* a, const Real_type* b, const Real_type* c, Real_type alpha, Index_type n) {
+  const Index_type i = static_cast<Index_type>(blockIdx.x) * block_size + threadIdx.x;
+  if (i < n) {
+    a[i] = b[i] + alpha * c[i];
+  }
+}
+
+void run_base_cuda(TRIAD& k, int reps, rep_timer& t) {
+  const Index_type n = k.m_n;
+  device_scope dev;
+  Real_type* a = dev.copy_in(k.m_a);
+  const Real_type* b = dev.copy_in(k.m_b);
+  const Real_type* c = dev.copy_in(k.m_c);
+  const Real_type alpha = k.m_alpha;
+  load_kernel(triad);
+  FERRY_PERF_CUDA_CHECK(cudaDeviceSynchronize());
+  const auto grid = static_cast<unsigned>((n + block_size - 1) / block_size);
+
+  t.start();
+  for (int rep = 0; rep < reps && n > 0; ++rep) {
+    triad<<<grid, block_size, 0, dev.stream>>>(a, b, c, alpha, n);
+    FERRY_PERF_CUDA_CHECK(cudaGetLastError());
+  }
+  FERRY_PERF_CUDA_CHECK(cudaStreamSynchronize(dev.stream));
+  t.stop();
+
+  copy_out(k.m_a, a);
+}
+
+}  // namespace
+
+FERRY_PERF_VARIANT(TRIAD, base_cuda, run_base_cuda);
+
+}  // namespace ferry_perf::stream
