@@ -196,9 +196,13 @@ inline constexpr bool invocable_with<Space, K, std::tuple<B...>> =
 
 /// Launches `kernel` once per index of `space`, with each argument mapped by its type.
 ///
-/// kernel: a captureless callable marked FERRY_KERNEL, called as
-///   kernel(idx, mapped_args...) with idx an index / index2 / index3 for range / range2d /
-///   range3d, and mapped_args as the table in ferry/data/mapping.hpp says.
+/// kernel: a captureless lambda marked FERRY_KERNEL, or an empty function object whose const
+///   call operator is marked FERRY_KERNEL (the form that works where nvcc rejects a lambda:
+///   inside private or protected member functions; see docs/user-guide.md section 3), called
+///   as kernel(idx, mapped_args...) with idx an index / index2 / index3 for range / range2d /
+///   range3d, and mapped_args as the table in ferry/data/mapping.hpp says. Its parameter types
+///   must be written out (not a template or overloaded operator()) where an argument hands it a
+///   writable reference, so that ferry can check it is taken by reference.
 /// Synchronisation: returns when host data written by the launch is valid on the host
 /// (interface A); launches that touch only resident data (interface B) may return before
 /// the device finishes.
@@ -217,16 +221,26 @@ inline constexpr bool invocable_with<Space, K, std::tuple<B...>> =
 ///                   and no reduction is stored, but on serial/openmp the writes made before the
 ///                   failure stay in host memory. On a device the failing thread traps and the
 ///                   launch or the next synchronisation raises device_error naming the kernel.
-/// Rejected at compile time, with a message naming the fix: capturing kernels, raw pointers,
+/// Rejected at compile time, with a message naming the fix: capturing kernels, function
+/// pointers, non-const call operators, uninspectable kernels writing partitions, raw pointers,
 /// mutable containers without a strategy, pointer-holding or non-trivially-copyable values.
 template <index_space Space, class K, class... A>
 void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args) {
-  static_assert(std::is_empty_v<K>,
-                "ferry::launch: the kernel lambda captures variables. Kernels must be "
-                "captureless: pass everything the kernel uses as a launch argument, so ferry can "
-                "map and check it");
+  static_assert(!std::is_pointer_v<K> && !std::is_member_pointer_v<K>,
+                "ferry::launch: the kernel is a function pointer, which device code cannot call "
+                "(it holds a host address). Make the kernel a function object: a struct whose "
+                "call operator is marked FERRY_KERNEL, e.g. struct scale { FERRY_KERNEL void "
+                "operator()(ferry::index i, double& y) const { ... } }; and pass scale{}");
+  static_assert(std::is_pointer_v<K> || std::is_member_pointer_v<K> || std::is_empty_v<K>,
+                "ferry::launch: the kernel lambda captures variables (or the kernel function "
+                "object has data members). Kernels must be captureless: pass everything the "
+                "kernel uses as a launch argument, so ferry can map and check it");
   static_assert(std::is_trivially_copyable_v<K>,
                 "ferry::launch: the kernel must be trivially copyable");
+  static_assert(detail::kernel_params<K>::is_const,
+                "ferry::launch: the kernel's call operator is not const (a 'mutable' lambda, or a "
+                "function object's operator() declared without const). Kernels run as const "
+                "objects on every thread: drop 'mutable' or declare operator() const");
   static_assert((detail::check_argument<A, 0>() && ... && true));
   using bound_tuple = std::tuple<typename detail::map_of<Space, A>::bound...>;
   static_assert(!(detail::accepted(detail::classify<A>()) && ...) ||
@@ -243,6 +257,14 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
                 "ferry::launch: the kernel takes a partitioned element by value (e.g. 'double x' "
                 "for ferry::elementwise(v), which passes 'double&'): its writes would go to a "
                 "copy and be lost. Take the element by reference ('double& x')");
+  static_assert(!(detail::accepted(detail::classify<A>()) && ...) ||
+                    !detail::invocable_with<Space, K, bound_tuple> || !std::is_class_v<K> ||
+                    !detail::uninspectable_with_writable_parts<Space, K, bound_tuple>(),
+                "ferry::launch: ferry cannot see the kernel's parameter types (its call operator "
+                "is a template, as in a lambda with 'auto' parameters, or is overloaded), so it "
+                "cannot check that the partitioned elements it writes are taken by reference. "
+                "Write the parameter types out (e.g. 'ferry::index i, double& y'), in a lambda or "
+                "in a function object with a single, non-template call operator");
 
   const char* name = cfg.name ? cfg.name : detail::kernel_type_name<K>();
   // Checks first, derived sizes after (ARCHITECTURE section 1): the index space, then every

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <algorithm>
+#include <concepts>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
 #include <new>
+#include <ranges>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -60,14 +62,25 @@ class array {
     create(n);
     std::fill_n(h_, n_, init);
   }
-  /// A copy of the values.
-  array(std::initializer_list<T> values)
+  /// A copy of the values. (The constraint keeps `ferry::array a{v}` with a std::vector v from
+  /// deducing an array of vectors: class template argument deduction then uses the range
+  /// constructor below.)
+  array(std::initializer_list<T> values) requires is_kernel_value_v<T>
       : array(std::span<const T>(values.begin(), values.size())) {}
   /// A copy of the values.
   explicit array(std::span<const T> values) {
     create(static_cast<index>(values.size()));
     std::copy(values.begin(), values.end(), h_);
   }
+  /// A copy of a contiguous range of T: std::vector<T>, std::array<T, N>, std::span<T>, a
+  /// C array, ... With the deduction guide below, `ferry::array a(v)` is an array<T> for a
+  /// std::vector<T> v. A temporary is fine (its elements are copied). The element type must
+  /// be T exactly (no converting copy). Throws out_of_memory.
+  template <std::ranges::contiguous_range R>
+  requires std::ranges::sized_range<R> &&
+      std::same_as<std::remove_cv_t<std::ranges::range_value_t<R>>, T> &&
+      (!std::same_as<std::remove_cvref_t<R>, array>)explicit array(R&& values)
+      : array(std::span<const T>(std::ranges::data(values), std::ranges::size(values))) {}
   array(const array& o) : array(o.host()) {}
   array& operator=(const array& o) {
     if (this != &o) {
@@ -180,5 +193,10 @@ class array {
   detail::env_entry* e_ = nullptr;
   detail::device_runtime* rt_ = nullptr;
 };
+
+/// `ferry::array a(v)` for a contiguous range v of T deduces ferry::array<T>.
+template <std::ranges::contiguous_range R>
+requires std::ranges::sized_range<R> array(R&&)
+->array<std::remove_cv_t<std::ranges::range_value_t<R>>>;
 
 }  // namespace ferry

@@ -415,22 +415,32 @@ template <class A>
 using fold_op_t = typename fold_op<A>::type;
 
 /// Parameter types of a callable whose operator() is not a template or overloaded (a lambda
-/// with written-out parameter types); `known` is false otherwise (generic lambdas).
+/// with written-out parameter types, or a function object with one call operator); `known` is
+/// false otherwise (generic lambdas, template or overloaded call operators). `is_const` is false
+/// for a call operator that is not const (a `mutable` lambda): launches call a const kernel.
 template <class F>
 struct call_params {
   static constexpr bool known = false;
+  static constexpr bool is_const = true;
 };
 template <class C, class R, class... P>
 struct call_params<R (C::*)(P...) const> {
   static constexpr bool known = true;
+  static constexpr bool is_const = true;
   using type = std::tuple<P...>;
 };
 template <class C, class R, class... P>
 struct call_params<R (C::*)(P...) const noexcept> : call_params<R (C::*)(P...) const> {};
 template <class C, class R, class... P>
-struct call_params<R (C::*)(P...)> : call_params<R (C::*)(P...) const> {};
+struct call_params<R (C::*)(P...) const&> : call_params<R (C::*)(P...) const> {};
 template <class C, class R, class... P>
-struct call_params<R (C::*)(P...) noexcept> : call_params<R (C::*)(P...) const> {};
+struct call_params<R (C::*)(P...) const& noexcept> : call_params<R (C::*)(P...) const> {};
+template <class C, class R, class... P>
+struct call_params<R (C::*)(P...)> : call_params<R (C::*)(P...) const> {
+  static constexpr bool is_const = false;
+};
+template <class C, class R, class... P>
+struct call_params<R (C::*)(P...) noexcept> : call_params<R (C::*)(P...)> {};
 
 template <class K>
 struct kernel_params : call_params<void> {};
@@ -470,6 +480,23 @@ consteval bool drops_partition_writes() {
       }
       (std::make_index_sequence<std::tuple_size_v<Bound>>{});
     }
+  }
+}
+
+/// True when ferry cannot see the kernel's parameter types (kernel_params<K>::known is false: a
+/// generic lambda, a template or overloaded call operator) although an argument hands it a
+/// writable reference: drops_partition_writes could not tell `auto x` (writes lost) from
+/// `auto& x`, so such a kernel is rejected rather than trusted.
+template <class Space, class K, class Bound>
+consteval bool uninspectable_with_writable_parts() {
+  if constexpr (kernel_params<K>::known) {
+    return false;
+  } else {
+    return []<std::size_t... N>(std::index_sequence<N...>) {
+      return (is_writable_ref_v<bound_get_t<std::tuple_element_t<N, Bound>, Space>> || ... ||
+              false);
+    }
+    (std::make_index_sequence<std::tuple_size_v<Bound>>{});
   }
 }
 
