@@ -244,6 +244,7 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
   static_assert((detail::check_argument<A, 0>() && ... && true));
   using bound_tuple = std::tuple<typename detail::map_of<Space, A>::bound...>;
   static_assert(!(detail::accepted(detail::classify<A>()) && ...) ||
+                    !detail::kernel_params<K>::is_const ||
                     detail::invocable_with<Space, K, bound_tuple>,
                 "ferry::launch: the kernel cannot be called with what ferry passes: check its "
                 "parameters. First the index (ferry::index for range, ferry::index2 for range2d, "

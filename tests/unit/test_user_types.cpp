@@ -203,6 +203,9 @@ class diagonal_solver {
   ferry::resident<double> x_res_ = ferry::preload_mut(x_);
 };
 // [end]
+// Declaring the copy operations suppresses the implicit moves: the handles cannot be left behind.
+static_assert(!std::is_move_constructible_v<diagonal_solver> &&
+              !std::is_move_assignable_v<diagonal_solver>);
 
 class resident_members_test : public on_backend {};
 
