@@ -21,6 +21,15 @@
 
 namespace ferry {
 
+namespace detail {
+/// R is a range ferry::array<T> (Self) copies from: contiguous, sized, with elements of type T
+/// exactly, and not Self itself (copying an array is the copy constructor's job).
+template <class R, class T, class Self>
+concept array_source = std::ranges::contiguous_range<R> && std::ranges::sized_range<R> &&
+    std::same_as<std::remove_cv_t<std::ranges::range_value_t<R>>, T> &&
+    !std::same_as<std::remove_cvref_t<R>, Self>;
+}  // namespace detail
+
 /// A fixed-size array of trivially copyable T with a host copy and, on separate-memory backends
 /// (checked, cuda), a device copy made when the array is created.
 ///
@@ -76,10 +85,8 @@ class array {
   /// C array, ... With the deduction guide below, `ferry::array a(v)` is an array<T> for a
   /// std::vector<T> v. A temporary is fine (its elements are copied). The element type must
   /// be T exactly (no converting copy). Throws out_of_memory.
-  template <std::ranges::contiguous_range R>
-  requires std::ranges::sized_range<R> &&
-      std::same_as<std::remove_cv_t<std::ranges::range_value_t<R>>, T> &&
-      (!std::same_as<std::remove_cvref_t<R>, array>)explicit array(R&& values)
+  template <detail::array_source<T, array> R>
+  explicit array(R&& values)
       : array(std::span<const T>(std::ranges::data(values), std::ranges::size(values))) {}
   array(const array& o) : array(o.host()) {}
   array& operator=(const array& o) {
