@@ -200,9 +200,9 @@ inline constexpr bool invocable_with<Space, K, std::tuple<B...>> =
 ///   call operator is marked FERRY_KERNEL (the form that works where nvcc rejects a lambda:
 ///   inside private or protected member functions; see docs/user-guide.md section 3), called
 ///   as kernel(idx, mapped_args...) with idx an index / index2 / index3 for range / range2d /
-///   range3d, and mapped_args as the table in ferry/data/mapping.hpp says. Its parameter types
-///   must be written out (not a template or overloaded operator()) where an argument hands it a
-///   writable reference, so that ferry can check it is taken by reference.
+///   range3d, and mapped_args as the table in ferry/data/mapping.hpp says. Only written-out
+///   parameter types (one non-template operator()) are checked for partitioned elements taken
+///   by value; a generic kernel must take them by reference itself.
 /// Synchronisation: returns when host data written by the launch is valid on the host
 /// (interface A); launches that touch only resident data (interface B) may return before
 /// the device finishes.
@@ -222,7 +222,7 @@ inline constexpr bool invocable_with<Space, K, std::tuple<B...>> =
 ///                   failure stay in host memory. On a device the failing thread traps and the
 ///                   launch or the next synchronisation raises device_error naming the kernel.
 /// Rejected at compile time, with a message naming the fix: capturing kernels, function
-/// pointers, non-const call operators, uninspectable kernels writing partitions, raw pointers,
+/// pointers, non-const call operators, partitioned elements taken by value, raw pointers,
 /// mutable containers without a strategy, pointer-holding or non-trivially-copyable values.
 template <index_space Space, class K, class... A>
 void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args) {
@@ -258,14 +258,6 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
                 "ferry::launch: the kernel takes a partitioned element by value (e.g. 'double x' "
                 "for ferry::elementwise(v), which passes 'double&'): its writes would go to a "
                 "copy and be lost. Take the element by reference ('double& x')");
-  static_assert(!(detail::accepted(detail::classify<A>()) && ...) ||
-                    !detail::invocable_with<Space, K, bound_tuple> || !std::is_class_v<K> ||
-                    !detail::uninspectable_with_writable_parts<Space, K, bound_tuple>(),
-                "ferry::launch: ferry cannot see the kernel's parameter types (its call operator "
-                "is a template, as in a lambda with 'auto' parameters, or is overloaded), so it "
-                "cannot check that the partitioned elements it writes are taken by reference. "
-                "Write the parameter types out (e.g. 'ferry::index i, double& y'), in a lambda or "
-                "in a function object with a single, non-template call operator");
 
   const char* name = cfg.name ? cfg.name : detail::kernel_type_name<K>();
   // Checks first, derived sizes after (ARCHITECTURE section 1): the index space, then every

@@ -64,10 +64,12 @@ class particles {
       vel_[static_cast<std::size_t>(i)] = 0.25 * static_cast<double>(i % 5) - 0.5;
     }
   }
-  /// One step with the function-object kernel, then one with the lambda; returns sum pos^2.
-  double step_both(double dt) {
+  /// One step with the function-object kernel, then one with the lambda, then the velocities
+  /// scaled by `damping` (a public nested function object); returns sum pos^2.
+  double step_both(double dt, double damping) {
     advance_with_function_object(dt);
     advance_with_lambda(dt);
+    damp(damping);
     return energy();
   }
   const std::vector<double>& positions() const { return pos_; }
@@ -85,7 +87,16 @@ class particles {
         ferry::elementwise(pos), std::as_const(vel), dt);
   }
 
+  /// v[i] *= f. A nested kernel type must be public: nvcc refuses a private or protected one
+  /// as a __global__ template argument.
+  struct scale_kernel {
+    FERRY_KERNEL void operator()(index, double& v, double f) const { v *= f; }
+  };
+
  private:
+  void damp(double f) {
+    ferry::launch(ferry::range_of(vel_), scale_kernel{}, ferry::elementwise(vel_), f);
+  }
   void advance_with_function_object(double dt) {
     ferry::launch({.name = "advance_functor"}, ferry::range_of(pos_), axpy_kernel{},
                   ferry::elementwise(pos_), std::as_const(vel_), dt);
@@ -122,19 +133,22 @@ TEST_P(kernels_in_classes_test, private_members_launch_function_objects_and_lamb
   const index n = 1001;  // not a multiple of any block size
   particles sys(n);
   std::vector<double> pos = sys.positions();
-  const std::vector<double> vel = sys.velocities();
+  std::vector<double> vel = sys.velocities();
   double energy = 0.0;
-  for (int step = 0; step < 3; ++step) energy = sys.step_both(0.125);
-  // Sequential reference: two updates per step, then the sum of squares.
-  for (int step = 0; step < 3; ++step)
+  for (int step = 0; step < 3; ++step) energy = sys.step_both(0.125, 0.5);
+  // Sequential reference: two position updates per step, the damping, then the sum of squares.
+  for (int step = 0; step < 3; ++step) {
     for (int half = 0; half < 2; ++half)
       for (std::size_t i = 0; i < pos.size(); ++i) pos[i] += 0.125 * vel[i];
+    for (double& v : vel) v *= 0.5;
+  }
   double ref_energy = 0.0;
   for (double p : pos) ref_energy += p * p;
   // Exact: dt * v is exact in binary, so a fused multiply-add on a device rounds the same.
   EXPECT_EQ(sys.positions(), pos);
+  EXPECT_EQ(sys.velocities(), vel);
   EXPECT_NEAR(energy, ref_energy, 1e-9 * ref_energy);  // the sum's order differs by backend
-  EXPECT_EQ(ferry::stats().launches, 9u);
+  EXPECT_EQ(ferry::stats().launches, 12u);
 }
 
 TEST_P(kernels_in_classes_test, class_template_function_object) {

@@ -483,22 +483,5 @@ consteval bool drops_partition_writes() {
   }
 }
 
-/// True when ferry cannot see the kernel's parameter types (kernel_params<K>::known is false: a
-/// generic lambda, a template or overloaded call operator) although an argument hands it a
-/// writable reference: drops_partition_writes could not tell `auto x` (writes lost) from
-/// `auto& x`, so such a kernel is rejected rather than trusted.
-template <class Space, class K, class Bound>
-consteval bool uninspectable_with_writable_parts() {
-  if constexpr (kernel_params<K>::known) {
-    return false;
-  } else {
-    return []<std::size_t... N>(std::index_sequence<N...>) {
-      return (is_writable_ref_v<bound_get_t<std::tuple_element_t<N, Bound>, Space>> || ... ||
-              false);
-    }
-    (std::make_index_sequence<std::tuple_size_v<Bound>>{});
-  }
-}
-
 }  // namespace detail
 }  // namespace ferry
