@@ -24,7 +24,7 @@ bool close(double got, double want) {
 template <class Y, class X>
 void saxpy(Y& y, const X& x, double a) {
   ferry::launch(
-      {.name = "saxpy"}, ferry::range{static_cast<ferry::index>(y.size())},
+      {.name = "saxpy"}, ferry::range_of(y),
       [] FERRY_KERNEL(ferry::index i, double& yi, ferry::view<const double> xv, double alpha) {
         yi = alpha * xv[i] + yi;
       },
@@ -64,7 +64,7 @@ int main() {
 
   // --- Part 2: ferry::array ----------------------------------------------------------------
   ferry::reset_stats();
-  ferry::array<double> xa{std::span<const double>(x)};
+  ferry::array xa(x);  // a copy of x: ferry::array<double>
   ferry::array<double> ya(n, 1.0);
   for (int s = 0; s < steps; ++s) saxpy(ya, xa, a);  // moves x and y in once, nothing back
   const ferry::array<double>& yr = ya;               // const access: copies back, keeps state

@@ -47,7 +47,7 @@ int main() {
 
   // --- thread per point: elementwise over range2d{nx, ny} gives thread (i, j) the element
   // at i + j * nx as a double& ---
-  ferry::array<double> p{std::span<const double>(initial_grid())}, q(nx * ny);
+  ferry::array<double> p(initial_grid()), q(nx * ny);
   for (int s = 0; s < sweeps; ++s) {
     ferry::launch(
         {.name = "jacobi_point"}, ferry::range2d{nx, ny},
@@ -60,7 +60,7 @@ int main() {
 
   // --- thread per tile: tiles2d(grid, nx, ti, tj) over range2d{nx/ti, ny/tj} gives thread
   // (I, J) the ti x tj tile starting at (I*ti, J*tj) as a view2d<double> ---
-  ferry::array<double> t{std::span<const double>(initial_grid())}, u(nx * ny);
+  ferry::array<double> t(initial_grid()), u(nx * ny);
   for (int s = 0; s < sweeps; ++s) {
     ferry::launch(
         {.name = "jacobi_tile"}, ferry::range2d{nx / ti, ny / tj},

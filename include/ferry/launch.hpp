@@ -196,9 +196,13 @@ inline constexpr bool invocable_with<Space, K, std::tuple<B...>> =
 
 /// Launches `kernel` once per index of `space`, with each argument mapped by its type.
 ///
-/// kernel: a captureless callable marked FERRY_KERNEL, called as
-///   kernel(idx, mapped_args...) with idx an index / index2 / index3 for range / range2d /
-///   range3d, and mapped_args as the table in ferry/data/mapping.hpp says.
+/// kernel: a captureless lambda marked FERRY_KERNEL, or an empty function object whose const
+///   call operator is marked FERRY_KERNEL (the form that works where nvcc rejects a lambda:
+///   inside private or protected member functions; see docs/user-guide.md section 3), called
+///   as kernel(idx, mapped_args...) with idx an index / index2 / index3 for range / range2d /
+///   range3d, and mapped_args as the table in ferry/data/mapping.hpp says. Only written-out
+///   parameter types (one non-template operator()) are checked for partitioned elements taken
+///   by value; a generic kernel must take them by reference itself.
 /// Synchronisation: returns when host data written by the launch is valid on the host
 /// (interface A); launches that touch only resident data (interface B) may return before
 /// the device finishes.
@@ -217,19 +221,30 @@ inline constexpr bool invocable_with<Space, K, std::tuple<B...>> =
 ///                   and no reduction is stored, but on serial/openmp the writes made before the
 ///                   failure stay in host memory. On a device the failing thread traps and the
 ///                   launch or the next synchronisation raises device_error naming the kernel.
-/// Rejected at compile time, with a message naming the fix: capturing kernels, raw pointers,
+/// Rejected at compile time, with a message naming the fix: capturing kernels, function
+/// pointers, non-const call operators, partitioned elements taken by value, raw pointers,
 /// mutable containers without a strategy, pointer-holding or non-trivially-copyable values.
 template <index_space Space, class K, class... A>
 void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args) {
-  static_assert(std::is_empty_v<K>,
-                "ferry::launch: the kernel lambda captures variables. Kernels must be "
-                "captureless: pass everything the kernel uses as a launch argument, so ferry can "
-                "map and check it");
+  static_assert(!std::is_pointer_v<K> && !std::is_member_pointer_v<K>,
+                "ferry::launch: the kernel is a function pointer, which device code cannot call "
+                "(it holds a host address). Make the kernel a function object: a struct whose "
+                "call operator is marked FERRY_KERNEL, e.g. struct scale { FERRY_KERNEL void "
+                "operator()(ferry::index i, double& y) const { ... } }; and pass scale{}");
+  static_assert(std::is_pointer_v<K> || std::is_member_pointer_v<K> || std::is_empty_v<K>,
+                "ferry::launch: the kernel lambda captures variables (or the kernel function "
+                "object has data members). Kernels must be captureless: pass everything the "
+                "kernel uses as a launch argument, so ferry can map and check it");
   static_assert(std::is_trivially_copyable_v<K>,
                 "ferry::launch: the kernel must be trivially copyable");
+  static_assert(detail::kernel_params<K>::is_const,
+                "ferry::launch: the kernel's call operator is not const (a 'mutable' lambda, or a "
+                "function object's operator() declared without const). Kernels run as const "
+                "objects on every thread: drop 'mutable' or declare operator() const");
   static_assert((detail::check_argument<A, 0>() && ... && true));
   using bound_tuple = std::tuple<typename detail::map_of<Space, A>::bound...>;
   static_assert(!(detail::accepted(detail::classify<A>()) && ...) ||
+                    !detail::kernel_params<K>::is_const ||
                     detail::invocable_with<Space, K, bound_tuple>,
                 "ferry::launch: the kernel cannot be called with what ferry passes: check its "
                 "parameters. First the index (ferry::index for range, ferry::index2 for range2d, "

@@ -1,12 +1,15 @@
 // ferry: index spaces (the set of thread indices a launch covers).
 #pragma once
 
+#include <climits>
 #include <concepts>
 #include <cstdint>
+#include <ranges>
 #include <string>
 #include <utility>
 
 #include "ferry/core/config.hpp"
+#include "ferry/core/error.hpp"
 
 namespace ferry {
 
@@ -71,6 +74,42 @@ struct range {
   /// (end - begin > INT64_MAX). Defined for every begin/end.
   FERRY_HOST_DEVICE constexpr index size() const { return detail::checked_extent(begin, end); }
 };
+
+namespace detail {
+/// Decimal digits of a non-negative integer of any width (also 128-bit range size types,
+/// which std::to_string does not take).
+template <class N>
+std::string decimal(N n) {
+  std::string d;
+  do {
+    d.insert(d.begin(), static_cast<char>('0' + static_cast<int>(n % 10)));
+    n /= 10;
+  } while (n != 0);
+  return d;
+}
+}  // namespace detail
+
+/// The 1D index space [0, n) of a container (or any sized range) of n elements: one index per
+/// element, for `ferry::launch(ferry::range_of(v), kernel, ferry::elementwise(v), ...)`.
+///
+/// Only the size is kept, so a temporary is fine. The size is converted without wrapping: a
+/// range of more than max_extent (2^62) elements, the largest index space a launch accepts
+/// (check_index_space), throws launch_error naming the size, here, instead of becoming a
+/// negative or truncated bound.
+template <std::ranges::sized_range C>
+range range_of(C&& c) {
+  const auto n = std::ranges::size(c);
+  using size_type = std::remove_cv_t<decltype(n)>;
+  // A size type of at most 62 value bits always fits; a wider one is compared in its own type,
+  // into which max_extent converts exactly.
+  if constexpr (sizeof(size_type) * CHAR_BIT > 62) {
+    if (n > static_cast<size_type>(max_extent))
+      throw launch_error("", "ferry::range_of: the range has " + detail::decimal(n) +
+                                 " elements, more than 2^62 (ferry::max_extent), the largest "
+                                 "index space a launch accepts");
+  }
+  return range(static_cast<index>(n));
+}
 
 /// 2D index space [begin_i, end_i) x [begin_j, end_j); i is fastest.
 ///

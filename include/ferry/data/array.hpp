@@ -3,10 +3,12 @@
 #pragma once
 
 #include <algorithm>
+#include <concepts>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
 #include <new>
+#include <ranges>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -18,6 +20,15 @@
 #include "ferry/data/environment.hpp"
 
 namespace ferry {
+
+namespace detail {
+/// R is a range ferry::array<T> (Self) copies from: contiguous, sized, with elements of type T
+/// exactly, and not Self itself (copying an array is the copy constructor's job).
+template <class R, class T, class Self>
+concept array_source = std::ranges::contiguous_range<R> && std::ranges::sized_range<R> &&
+    std::same_as<std::remove_cv_t<std::ranges::range_value_t<R>>, T> &&
+    !std::same_as<std::remove_cvref_t<R>, Self>;
+}  // namespace detail
 
 /// A fixed-size array of trivially copyable T with a host copy and, on separate-memory backends
 /// (checked, cuda), a device copy made when the array is created.
@@ -60,14 +71,23 @@ class array {
     create(n);
     std::fill_n(h_, n_, init);
   }
-  /// A copy of the values.
-  array(std::initializer_list<T> values)
+  /// A copy of the values. (The constraint keeps `ferry::array a{v}` with a std::vector v from
+  /// deducing an array of vectors: class template argument deduction then uses the range
+  /// constructor below.)
+  array(std::initializer_list<T> values) requires is_kernel_value_v<T>
       : array(std::span<const T>(values.begin(), values.size())) {}
   /// A copy of the values.
   explicit array(std::span<const T> values) {
     create(static_cast<index>(values.size()));
     std::copy(values.begin(), values.end(), h_);
   }
+  /// A copy of a contiguous range of T: std::vector<T>, std::array<T, N>, std::span<T>, a
+  /// C array, ... With the deduction guide below, `ferry::array a(v)` is an array<T> for a
+  /// std::vector<T> v. A temporary is fine (its elements are copied). The element type must
+  /// be T exactly (no converting copy). Throws out_of_memory.
+  template <detail::array_source<T, array> R>
+  explicit array(R&& values)
+      : array(std::span<const T>(std::ranges::data(values), std::ranges::size(values))) {}
   array(const array& o) : array(o.host()) {}
   array& operator=(const array& o) {
     if (this != &o) {
@@ -180,5 +200,10 @@ class array {
   detail::env_entry* e_ = nullptr;
   detail::device_runtime* rt_ = nullptr;
 };
+
+/// `ferry::array a(v)` for a contiguous range v of T deduces ferry::array<T>.
+template <std::ranges::contiguous_range R>
+requires std::ranges::sized_range<R> array(R&&)
+->array<std::remove_cv_t<std::ranges::range_value_t<R>>>;
 
 }  // namespace ferry

@@ -563,22 +563,32 @@ template <class A>
 using fold_op_t = typename fold_op<A>::type;
 
 /// Parameter types of a callable whose operator() is not a template or overloaded (a lambda
-/// with written-out parameter types); `known` is false otherwise (generic lambdas).
+/// with written-out parameter types, or a function object with one call operator); `known` is
+/// false otherwise (generic lambdas, template or overloaded call operators). `is_const` is false
+/// for a call operator that is not const (a `mutable` lambda): launches call a const kernel.
 template <class F>
 struct call_params {
   static constexpr bool known = false;
+  static constexpr bool is_const = true;
 };
 template <class C, class R, class... P>
 struct call_params<R (C::*)(P...) const> {
   static constexpr bool known = true;
+  static constexpr bool is_const = true;
   using type = std::tuple<P...>;
 };
 template <class C, class R, class... P>
 struct call_params<R (C::*)(P...) const noexcept> : call_params<R (C::*)(P...) const> {};
 template <class C, class R, class... P>
-struct call_params<R (C::*)(P...)> : call_params<R (C::*)(P...) const> {};
+struct call_params<R (C::*)(P...) const&> : call_params<R (C::*)(P...) const> {};
 template <class C, class R, class... P>
-struct call_params<R (C::*)(P...) noexcept> : call_params<R (C::*)(P...) const> {};
+struct call_params<R (C::*)(P...) const& noexcept> : call_params<R (C::*)(P...) const> {};
+template <class C, class R, class... P>
+struct call_params<R (C::*)(P...)> : call_params<R (C::*)(P...) const> {
+  static constexpr bool is_const = false;
+};
+template <class C, class R, class... P>
+struct call_params<R (C::*)(P...) noexcept> : call_params<R (C::*)(P...)> {};
 
 template <class K>
 struct kernel_params : call_params<void> {};

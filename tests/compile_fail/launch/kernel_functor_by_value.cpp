@@ -1,0 +1,19 @@
+// A function object taking its elementwise element by value: every write would be lost. The
+// same check as for lambdas rejects it; the control takes it by reference.
+#include <ferry/ferry.hpp>
+
+#include <vector>
+
+struct set_index {
+#ifdef FERRY_COMPILE_FAIL_CONTROL
+  FERRY_KERNEL void operator()(ferry::index i, double& x) const { x = static_cast<double>(i); }
+#else
+  FERRY_KERNEL void operator()(ferry::index i, double x) const { x = static_cast<double>(i); }
+#endif
+};
+
+void run(std::vector<double>& v) {
+  ferry::launch(ferry::range_of(v), set_index{}, ferry::elementwise(v));
+}
+
+int main() {}
