@@ -370,6 +370,11 @@ TEST(bounds_outside_launch, subview_checks_its_window) {
   EXPECT_THROW((void)v.subview(2, -1), ferry::bounds_error);
   EXPECT_THROW((void)v.subview(1, std::numeric_limits<index>::max()), ferry::bounds_error);
   EXPECT_THROW((void)v.subview(std::numeric_limits<index>::max(), 2), ferry::bounds_error);
+  // The largest extent a view can state: the check itself must not overflow (UBSan build).
+  const ferry::view<double> huge(a, std::numeric_limits<index>::max());
+  EXPECT_EQ(huge.subview(1, 2)[1], 2.0);
+  EXPECT_THROW((void)huge.subview(std::numeric_limits<index>::max(), 1), ferry::bounds_error);
+  EXPECT_EQ(huge.subview(std::numeric_limits<index>::max(), 0).size(), 0);
 }
 
 }  // namespace

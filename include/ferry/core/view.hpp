@@ -316,8 +316,9 @@ class view {
   /// reads may fall outside this view before the kernel traps: reads change nothing).
   FERRY_HOST_DEVICE FERRY_INLINE view subview(index offset, index count) const {
     // In range iff 0 <= offset <= n and 0 <= count <= n - offset; unsigned compares take the
-    // negative cases, and n - offset cannot overflow once offset <= n.
-    const bool oob = detail::out_of_bounds(offset, n_ + 1) ||
+    // negative cases (and need no n + 1, which overflows for n = PTRDIFF_MAX), and n - offset
+    // cannot overflow once offset <= n.
+    const bool oob = static_cast<std::size_t>(offset) > static_cast<std::size_t>(n_) ||
                      static_cast<std::size_t>(count) > static_cast<std::size_t>(n_ - offset);
 #if FERRY_BOUNDS_CHECKS && FERRY_DEVICE_PASS
     view w(p_ + offset, count);
