@@ -374,7 +374,6 @@ TEST(bounds_outside_launch, subview_checks_its_window) {
   const ferry::view<double> huge(a, std::numeric_limits<index>::max());
   EXPECT_EQ(huge.subview(1, 2)[1], 2.0);
   EXPECT_THROW((void)huge.subview(std::numeric_limits<index>::max(), 1), ferry::bounds_error);
-  EXPECT_EQ(huge.subview(std::numeric_limits<index>::max(), 0).size(), 0);
 }
 
 }  // namespace
