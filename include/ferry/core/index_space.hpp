@@ -4,7 +4,7 @@
 #include <climits>
 #include <concepts>
 #include <cstdint>
-#include <ranges>
+#include <iterator>
 #include <string>
 #include <utility>
 
@@ -96,9 +96,12 @@ std::string decimal(N n) {
 /// range of more than max_extent (2^62) elements, the largest index space a launch accepts
 /// (check_index_space), throws launch_error naming the size, here, instead of becoming a
 /// negative or truncated bound.
-template <std::ranges::sized_range C>
+// Constrained on std::size rather than std::ranges::sized_range: clang 14 with libstdc++ 12
+// cannot instantiate the <ranges> concepts.
+template <class C>
+requires requires(const C& c) { std::size(c); }
 range range_of(C&& c) {
-  const auto n = std::ranges::size(c);
+  const auto n = std::size(c);
   using size_type = std::remove_cv_t<decltype(n)>;
   // A size type of at most 62 value bits always fits; a wider one is compared in its own type,
   // into which max_extent converts exactly.

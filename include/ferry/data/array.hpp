@@ -8,7 +8,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <new>
-#include <ranges>
+#include <iterator>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -25,9 +25,11 @@ namespace detail {
 /// R is a range ferry::array<T> (Self) copies from: contiguous, sized, with elements of type T
 /// exactly, and not Self itself (copying an array is the copy constructor's job).
 template <class R, class T, class Self>
-concept array_source = std::ranges::contiguous_range<R> && std::ranges::sized_range<R> &&
-    std::same_as<std::remove_cv_t<std::ranges::range_value_t<R>>, T> &&
-    !std::same_as<std::remove_cvref_t<R>, Self>;
+concept array_source = requires(R& r) {
+  { std::data(r) } -> std::convertible_to<const T*>;
+  std::size(r);
+} && std::same_as<std::remove_cv_t<std::remove_pointer_t<decltype(std::data(std::declval<R&>()))>>,
+                  T> && !std::same_as<std::remove_cvref_t<R>, Self>;
 }  // namespace detail
 
 /// A fixed-size array of trivially copyable T with a host copy and, on separate-memory backends
@@ -71,9 +73,10 @@ class array {
     create(n);
     std::fill_n(h_, n_, init);
   }
-  /// A copy of the values. (The constraint keeps `ferry::array a{v}` with a std::vector v from
-  /// deducing an array of vectors: class template argument deduction then uses the range
-  /// constructor below.)
+  /// A copy of the values. (With GCC the constraint keeps `ferry::array a{v}` with a
+  /// std::vector v from deducing an array of vectors; clang 14 still deduces it and then
+  /// rejects it as not a kernel value: write `ferry::array a(v)`, which every compiler deduces
+  /// from the range constructor below.)
   array(std::initializer_list<T> values) requires is_kernel_value_v<T>
       : array(std::span<const T>(values.begin(), values.size())) {}
   /// A copy of the values.
@@ -87,7 +90,7 @@ class array {
   /// be T exactly (no converting copy). Throws out_of_memory.
   template <detail::array_source<T, array> R>
   explicit array(R&& values)
-      : array(std::span<const T>(std::ranges::data(values), std::ranges::size(values))) {}
+      : array(std::span<const T>(std::data(values), std::size(values))) {}
   array(const array& o) : array(o.host()) {}
   array& operator=(const array& o) {
     if (this != &o) {
@@ -202,8 +205,11 @@ class array {
 };
 
 /// `ferry::array a(v)` for a contiguous range v of T deduces ferry::array<T>.
-template <std::ranges::contiguous_range R>
-requires std::ranges::sized_range<R> array(R&&)
-->array<std::remove_cv_t<std::ranges::range_value_t<R>>>;
+template <class R>
+requires requires(R& r) {
+  std::data(r);
+  std::size(r);
+}
+array(R&&) -> array<std::remove_cv_t<std::remove_pointer_t<decltype(std::data(std::declval<R&>()))>>>;
 
 }  // namespace ferry
