@@ -59,7 +59,7 @@ struct run_metadata {
   /// ferry::host_oversubscription_warning() at start-up ("" when the host looked free): why
   /// OpenMP timings of this run may not be those of an idle machine.
   std::string host_warning;
-  int npasses = 1;              ///< passes over the selected kernels (--npasses)
+  int npasses = 1;           ///< passes over the selected kernels (--npasses)
   std::string command_line;  ///< argv joined with spaces
 };
 

@@ -99,7 +99,9 @@ std::string decimal(N n) {
 // Constrained on std::size rather than std::ranges::sized_range: clang 14 with libstdc++ 12
 // cannot instantiate the <ranges> concepts.
 template <class C>
-requires requires(const C& c) { std::size(c); }
+requires requires(const C& c) {
+  std::size(c);
+}
 range range_of(C&& c) {
   const auto n = std::size(c);
   using size_type = std::remove_cv_t<decltype(n)>;

@@ -390,13 +390,12 @@ class view2d {
       : p_(p), ni_(detail::nonnegative(ni)), nj_(detail::nonnegative(nj)), ld_(ld) {}
   /// Element (i, j), i fastest; 0 <= i < extent_i(), 0 <= j < extent_j().
   ///
-  /// Errors: as view::operator[] (bounds_error on the host, a failed launch on a device). Both compares
-  /// are combined into one branch.
+  /// Errors: as view::operator[] (bounds_error on the host, a failed launch on a device). Both
+  /// compares are combined into one branch.
   FERRY_HOST_DEVICE FERRY_INLINE T& operator()(index i, index j) const {
 #if FERRY_BOUNDS_CHECKS && FERRY_DEVICE_PASS
-    return *detail::device_element(p_, i + j * ld_,
-                                   detail::out_of_bounds(i, ni_) | detail::out_of_bounds(j, nj_),
-                                   fault_);
+    return *detail::device_element(
+        p_, i + j * ld_, detail::out_of_bounds(i, ni_) | detail::out_of_bounds(j, nj_), fault_);
 #else
 #if FERRY_BOUNDS_CHECKS
     if (detail::out_of_bounds(i, ni_) | detail::out_of_bounds(j, nj_)) [[unlikely]]

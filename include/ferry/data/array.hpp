@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
-#include <new>
 #include <iterator>
+#include <new>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -28,8 +28,10 @@ template <class R, class T, class Self>
 concept array_source = requires(R& r) {
   { std::data(r) } -> std::convertible_to<const T*>;
   std::size(r);
-} && std::same_as<std::remove_cv_t<std::remove_pointer_t<decltype(std::data(std::declval<R&>()))>>,
-                  T> && !std::same_as<std::remove_cvref_t<R>, Self>;
+}
+&&std::same_as<std::remove_cv_t<std::remove_pointer_t<decltype(std::data(std::declval<R&>()))>>,
+               T> &&
+    !std::same_as<std::remove_cvref_t<R>, Self>;
 }  // namespace detail
 
 /// A fixed-size array of trivially copyable T with a host copy and, on separate-memory backends
@@ -89,8 +91,7 @@ class array {
   /// std::vector<T> v. A temporary is fine (its elements are copied). The element type must
   /// be T exactly (no converting copy). Throws out_of_memory.
   template <detail::array_source<T, array> R>
-  explicit array(R&& values)
-      : array(std::span<const T>(std::data(values), std::size(values))) {}
+  explicit array(R&& values) : array(std::span<const T>(std::data(values), std::size(values))) {}
   array(const array& o) : array(o.host()) {}
   array& operator=(const array& o) {
     if (this != &o) {
@@ -210,6 +211,6 @@ requires requires(R& r) {
   std::data(r);
   std::size(r);
 }
-array(R&&) -> array<std::remove_cv_t<std::remove_pointer_t<decltype(std::data(std::declval<R&>()))>>>;
+array(R&&)->array<std::remove_cv_t<std::remove_pointer_t<decltype(std::data(std::declval<R&>()))>>>;
 
 }  // namespace ferry

@@ -4,7 +4,9 @@
 
 #include <vector>
 
-FERRY_KERNEL inline void set_index(ferry::index i, double& x) { x = static_cast<double>(i); }
+FERRY_KERNEL inline void set_index(ferry::index i, double& x) {
+  x = static_cast<double>(i);
+}
 struct set_index_kernel {
   FERRY_KERNEL void operator()(ferry::index i, double& x) const { set_index(i, x); }
 };

@@ -6,9 +6,13 @@
 
 struct set_index {
 #ifdef FERRY_COMPILE_FAIL_CONTROL
-  FERRY_KERNEL void operator()(ferry::index i, double& x) const { x = static_cast<double>(i); }
+  FERRY_KERNEL void operator()(ferry::index i, double& x) const {
+    x = static_cast<double>(i);
+  }
 #else
-  FERRY_KERNEL void operator()(ferry::index i, double& x) { x = static_cast<double>(i); }
+  FERRY_KERNEL void operator()(ferry::index i, double& x) {
+    x = static_cast<double>(i);
+  }
 #endif
 };
 
