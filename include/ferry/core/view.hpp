@@ -166,6 +166,9 @@ FERRY_HOST_DEVICE FERRY_INLINE constexpr bool out_of_bounds(index i, index n) {
 /// Bytes of the device sink: accesses to elements up to this size (and alignment up to 256) are
 /// checked without a branch; larger elements trap at the access instead.
 inline constexpr std::size_t device_sink_bytes = 512;
+/// Whether a T fits the sink (size and alignment): such elements are checked without a branch.
+template <class T>
+inline constexpr bool fits_device_sink = sizeof(T) <= device_sink_bytes && alignof(T) <= 256;
 
 /// Where an out-of-bounds device access goes instead of user memory: ferry-owned scratch that
 /// nothing reads for a result. Threads that fault at once write it concurrently; what they read
@@ -194,7 +197,7 @@ alignas(256) static __device__ unsigned char device_bounds_sink[device_sink_byte
 /// than the sink: a trap at the access.
 template <class T>
 __device__ FERRY_INLINE T* device_element(T* p, index offset, bool oob, unsigned* fault) {
-  if constexpr (sizeof(T) <= device_sink_bytes && alignof(T) <= 256) {
+  if constexpr (fits_device_sink<T>) {
     if (fault != nullptr) {
       *fault |= static_cast<unsigned>(oob);
       if constexpr (std::is_const_v<T>)
@@ -217,7 +220,7 @@ __device__ FERRY_INLINE T* device_element(T* p, index offset, bool oob, unsigned
 template <class T>
 FERRY_HOST_DEVICE FERRY_INLINE T* nonempty_or_sink(T* p, bool empty) {
 #if FERRY_DEVICE_PASS
-  if constexpr (!std::is_const_v<T> && sizeof(T) <= device_sink_bytes && alignof(T) <= 256)
+  if constexpr (!std::is_const_v<T> && fits_device_sink<T>)
     return empty ? reinterpret_cast<T*>(device_bounds_sink) : p;
 #endif
   (void)empty;
@@ -323,7 +326,7 @@ class view {
 #if FERRY_BOUNDS_CHECKS && FERRY_DEVICE_PASS
     view w(p_ + offset, count);
     w.fault_ = fault_;
-    if constexpr (sizeof(T) <= detail::device_sink_bytes && alignof(T) <= 256) {
+    if constexpr (detail::fits_device_sink<T>) {
       if (fault_ != nullptr) {
         *fault_ |= static_cast<unsigned>(oob);
         if constexpr (!std::is_const_v<T>) {
