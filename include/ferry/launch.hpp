@@ -218,9 +218,10 @@ inline constexpr bool invocable_with<Space, K, std::tuple<B...>> =
 ///   out_of_memory / device_error  device allocation or execution failures.
 ///   bounds_error    (while the kernel runs, host backends) a view or atomic_accessor indexed
 ///                   out of bounds: names the argument, index and extent; nothing is copied back
-///                   and no reduction is stored, but on serial/openmp the writes made before the
-///                   failure stay in host memory. On a device the failing thread traps and the
-///                   launch or the next synchronisation raises device_error naming the kernel.
+///                   and no reduction is stored, but on serial/openmp writes made before the
+///                   failure may have reached host memory (not all: see docs/safety.md). On a
+///                   device the failing thread traps and the launch or the next synchronisation
+///                   raises device_error naming the kernel.
 /// Rejected at compile time, with a message naming the fix: capturing kernels, function
 /// pointers, non-const call operators, partitioned elements taken by value, raw pointers,
 /// mutable containers without a strategy, pointer-holding or non-trivially-copyable values.

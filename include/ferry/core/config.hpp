@@ -24,6 +24,24 @@
 #define FERRY_INLINE inline __attribute__((always_inline))
 #endif
 
+/// C's restrict (LLVM's noalias) on a pointer parameter: within the function, memory reached
+/// through the pointer and modified is reached through no other pointer. ferry puts it only on
+/// the parameters by which its executors receive the launch arguments' base addresses
+/// (core/restrict.hpp says why that is sound).
+#if defined(_MSC_VER)
+#define FERRY_RESTRICT __restrict
+#else
+#define FERRY_RESTRICT __restrict__
+#endif
+
+/// Keeps a function out of line (the host executors' restrict-qualified share loops: GCC drops
+/// a parameter's restrict once the function is inlined into its caller).
+#if defined(_MSC_VER)
+#define FERRY_NOINLINE __declspec(noinline)
+#else
+#define FERRY_NOINLINE __attribute__((noinline))
+#endif
+
 /// Device-compilation pass of a single-source build (nvcc/clang device side).
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #define FERRY_DEVICE_PASS 1

@@ -453,6 +453,12 @@ struct arg_map<A, Space, arg_kind::read> {
     FERRY_HOST_DEVICE FERRY_INLINE view<const T> get(const I&, state&) const {
       return v;
     }
+    /// The base address, passed again as a restrict parameter (core/restrict.hpp).
+    FERRY_HOST_DEVICE FERRY_INLINE const T* restrict_base() const { return v.data(); }
+    /// The same view over q (== restrict_base()).
+    FERRY_HOST_DEVICE FERRY_INLINE bound rebased(const T* q) const {
+      return bound{view<const T>(q, v.size())};
+    }
   };
   static bound bind(const D& a, const Space&, void* const* mapped) {
     return bound{
@@ -484,12 +490,26 @@ struct arg_map<A, Space, arg_kind::partitioned> {
   }
   using accessor =
       decltype(std::declval<const D&>().bind(std::declval<T*>(), std::declval<const Space&>()));
+  /// Whether the accessor declares that its member `p` is the base address bind() received,
+  /// so a launch may rebuild it from a restrict parameter (ferry's own strategies; a user
+  /// strategy's accessor is used as it is).
+  static constexpr bool rebasable_accessor = requires { typename accessor::ferry_rebasable_base; };
   struct bound {
     accessor acc;
     using state = char;
     template <class I>
     FERRY_HOST_DEVICE FERRY_INLINE decltype(auto) get(const I& idx, state&) const {
       return acc(idx);
+    }
+    /// The base address, passed again as a restrict parameter (core/restrict.hpp).
+    FERRY_HOST_DEVICE FERRY_INLINE T* restrict_base() const requires rebasable_accessor {
+      return acc.p;
+    }
+    /// The same accessor over q (== restrict_base()).
+    FERRY_HOST_DEVICE FERRY_INLINE bound rebased(T* q) const requires rebasable_accessor {
+      bound b = *this;
+      b.acc.p = q;
+      return b;
     }
   };
   static bound bind(const D& s, const Space& space, void* const* mapped) {

@@ -100,6 +100,8 @@ class indirect_t : public strategy_base {
     return {};
   }
   struct accessor {
+    /// `p` is the base address bind() received: a launch may rebuild it (restrict).
+    using ferry_rebasable_base = void;
     T* p;
     const index* list;
     FERRY_HOST_DEVICE FERRY_INLINE indexed_ref<T> operator()(index ii) const {

@@ -185,6 +185,8 @@ class elementwise_t : public strategy_base {
 
   /// The per-thread accessor: trivially copyable, passed to device kernels by value.
   struct accessor {
+    /// `p` is the base address bind() received: a launch may rebuild it (restrict).
+    using ferry_rebasable_base = void;
     T* p;
     index offset;
     index stride;  // unused when Stride > 0
@@ -288,6 +290,8 @@ class chunks_t : public strategy_base {
   }
   bool dense(const range&) const { return true; }
   struct accessor {
+    /// `p` is the base address bind() received: a launch may rebuild it (restrict).
+    using ferry_rebasable_base = void;
     T* p;
     index k;
     FERRY_HOST_DEVICE FERRY_INLINE view<T> operator()(index i) const {
@@ -347,6 +351,8 @@ class rows_t : public strategy_base {
   /// Whether the rows cover extent(s) without gaps (false for an invalid space).
   bool dense(const range& s) const { return s.size() >= 0 && (ld_ == len_ || s.size() <= 1); }
   struct accessor {
+    /// `p` is the base address bind() received: a launch may rebuild it (restrict).
+    using ferry_rebasable_base = void;
     T* p;
     index len, ld;
     FERRY_HOST_DEVICE FERRY_INLINE view<T> operator()(index i) const {
@@ -508,6 +514,8 @@ class tiles2d_t : public strategy_base {
     return (s.begin_i == 0 && x_end == ld_) || y_end - s.begin_j * tj_ == 1;
   }
   struct accessor {
+    /// `p` is the base address bind() received: a launch may rebuild it (restrict).
+    using ferry_rebasable_base = void;
     T* p;
     index ld, ti, tj, ni, nj;
     FERRY_HOST_DEVICE FERRY_INLINE view2d<T> operator()(index2 x) const {
@@ -678,6 +686,8 @@ class tiles3d_t : public strategy_base {
            plane == ldk_;
   }
   struct accessor {
+    /// `p` is the base address bind() received: a launch may rebuild it (restrict).
+    using ferry_rebasable_base = void;
     T* p;
     index ldj, ldk, ti, tj, tk, ni, nj, nk;
     FERRY_HOST_DEVICE FERRY_INLINE view3d<T> operator()(index3 x) const {

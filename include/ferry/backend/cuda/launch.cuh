@@ -17,6 +17,7 @@
 #include "ferry/backend/host/execute.hpp"
 #include "ferry/core/error.hpp"
 #include "ferry/core/index_space.hpp"
+#include "ferry/core/restrict.hpp"
 #include "ferry/data/mapping.hpp"  // keep_first
 
 namespace ferry::detail::cuda {
@@ -48,6 +49,9 @@ struct nvtx_range {
 // atomic accessors it binds set on a failed bounds check instead of trapping at the access
 // (core/view.hpp, detail::device_element); the thread traps after its kernel body when the flag
 // is set, which fails the launch with a device_error naming the kernel.
+// Each kernel also receives every argument's base address as a __restrict__ parameter (q...)
+// and runs the body on the arguments rebuilt from them (core/restrict.hpp): what launch() proved
+// about aliasing, in the form the compiler understands.
 
 /// Ends the thread with a trap when a bounds check of its kernel body failed.
 __device__ FERRY_INLINE void trap_on_fault(unsigned fault) {
@@ -60,57 +64,64 @@ __device__ FERRY_INLINE void trap_on_fault(unsigned fault) {
 
 /// 1D, compile-time block size B (the default, 256): i = begin + blockIdx.x * B + threadIdx.x,
 /// the index arithmetic of a hand-written kernel.
-template <int B, class K, class Bound, class States>
-__global__ void __launch_bounds__(B) kernel_1d_fixed(index begin, index end, K k, Bound b) {
+template <int B, class K, class Bound, class States, class... P>
+__global__ void __launch_bounds__(B)
+    kernel_1d_fixed(index begin, index end, K k, Bound b, P* __restrict__... q) {
   const index i = begin + static_cast<index>(blockIdx.x) * B + threadIdx.x;
   if (i < end) {
+    constexpr auto seq = std::make_index_sequence<std::tuple_size_v<Bound>>{};
+    const Bound rb = rebase_all(b, seq, q...);
     States st{};
     unsigned fault = 0;
-    invoke_kernel(k, i, b, st, std::make_index_sequence<std::tuple_size_v<Bound>>{}, &fault);
+    invoke_kernel(k, i, rb, st, seq, &fault);
     trap_on_fault(fault);
   }
 }
 
 /// 1D, run-time block size.
-template <class K, class Bound, class States>
-__global__ void kernel_1d(index begin, index end, K k, Bound b) {
+template <class K, class Bound, class States, class... P>
+__global__ void kernel_1d(index begin, index end, K k, Bound b, P* __restrict__... q) {
   const index i = begin + static_cast<index>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < end) {
+    constexpr auto seq = std::make_index_sequence<std::tuple_size_v<Bound>>{};
+    const Bound rb = rebase_all(b, seq, q...);
     States st{};
     unsigned fault = 0;
-    invoke_kernel(k, i, b, st, std::make_index_sequence<std::tuple_size_v<Bound>>{}, &fault);
+    invoke_kernel(k, i, rb, st, seq, &fault);
     trap_on_fault(fault);
   }
 }
 
 /// 2D: i along x, j along y (grid-stride in y when the grid would exceed 65535 blocks).
-template <class K, class Bound, class States>
-__global__ void kernel_2d(range2d s, K k, Bound b) {
+template <class K, class Bound, class States, class... P>
+__global__ void kernel_2d(range2d s, K k, Bound b, P* __restrict__... q) {
   const index i = s.begin_i + static_cast<index>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= s.end_i) return;
+  constexpr auto seq = std::make_index_sequence<std::tuple_size_v<Bound>>{};
+  const Bound rb = rebase_all(b, seq, q...);
   unsigned fault = 0;
   for (index j = s.begin_j + static_cast<index>(blockIdx.y) * blockDim.y + threadIdx.y; j < s.end_j;
        j += static_cast<index>(gridDim.y) * blockDim.y) {
     States st{};
-    invoke_kernel(k, index2{i, j}, b, st, std::make_index_sequence<std::tuple_size_v<Bound>>{},
-                  &fault);
+    invoke_kernel(k, index2{i, j}, rb, st, seq, &fault);
   }
   trap_on_fault(fault);
 }
 
 /// 3D: i along x, j along y, k along z (grid-stride in y and z past 65535 blocks).
-template <class K, class Bound, class States>
-__global__ void kernel_3d(range3d s, K k, Bound b) {
+template <class K, class Bound, class States, class... P>
+__global__ void kernel_3d(range3d s, K k, Bound b, P* __restrict__... q) {
   const index i = s.begin_i + static_cast<index>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= s.end_i) return;
+  constexpr auto seq = std::make_index_sequence<std::tuple_size_v<Bound>>{};
+  const Bound rb = rebase_all(b, seq, q...);
   unsigned fault = 0;
   for (index kk = s.begin_k + static_cast<index>(blockIdx.z) * blockDim.z + threadIdx.z;
        kk < s.end_k; kk += static_cast<index>(gridDim.z) * blockDim.z)
     for (index j = s.begin_j + static_cast<index>(blockIdx.y) * blockDim.y + threadIdx.y;
          j < s.end_j; j += static_cast<index>(gridDim.y) * blockDim.y) {
       States st{};
-      invoke_kernel(k, index3{i, j, kk}, b, st,
-                    std::make_index_sequence<std::tuple_size_v<Bound>>{}, &fault);
+      invoke_kernel(k, index3{i, j, kk}, rb, st, seq, &fault);
     }
   trap_on_fault(fault);
 }
@@ -233,18 +244,24 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
     const index n = space.size();
     if (block <= 0 || block == default_block) {
       const unsigned grid = x_grid(name, n, default_block);
-      kernel_1d_fixed<default_block, K, Bound, States>
-          <<<grid, default_block, 0, st>>>(space.begin, space.end, k, bound);
+      with_restrict_bases(bound, [&](auto*... q) {
+        kernel_1d_fixed<default_block, K, Bound, States>
+            <<<grid, default_block, 0, st>>>(space.begin, space.end, k, bound, q...);
+      });
     } else {
       const unsigned grid = x_grid(name, n, static_cast<unsigned>(block));
-      kernel_1d<K, Bound, States><<<grid, block, 0, st>>>(space.begin, space.end, k, bound);
+      with_restrict_bases(bound, [&](auto*... q) {
+        kernel_1d<K, Bound, States><<<grid, block, 0, st>>>(space.begin, space.end, k, bound, q...);
+      });
     }
   } else if constexpr (Space::rank == 2) {
     const unsigned b = block > 0 ? static_cast<unsigned>(block) : default_block;
     const dim3 blk(32, std::max(1u, b / 32));  // 32 x 8 at 256: RAJAPerf's 2D shape
     const dim3 grid(x_grid(name, space.extent_i(), blk.x),
                     grid_extent(space.extent_j(), blk.y, 65535));
-    kernel_2d<K, Bound, States><<<grid, blk, 0, st>>>(space, k, bound);
+    with_restrict_bases(bound, [&](auto*... q) {
+      kernel_2d<K, Bound, States><<<grid, blk, 0, st>>>(space, k, bound, q...);
+    });
   } else {
     const unsigned b = block > 0 ? static_cast<unsigned>(block) : default_block;
     // 32 x 4 x 2 at 256 threads: RAJAPerf's 3D block (x = 32, the rest split squarest, y >= z).
@@ -255,7 +272,9 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
     const dim3 grid(x_grid(name, space.extent_i(), blk.x),
                     grid_extent(space.extent_j(), blk.y, 65535),
                     grid_extent(space.extent_k(), blk.z, 65535));
-    kernel_3d<K, Bound, States><<<grid, blk, 0, st>>>(space, k, bound);
+    with_restrict_bases(bound, [&](auto*... q) {
+      kernel_3d<K, Bound, States><<<grid, blk, 0, st>>>(space, k, bound, q...);
+    });
   }
   after_launch(name);
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ferry/core/index_space.hpp"
+#include "ferry/core/restrict.hpp"
 #include "ferry/core/view.hpp"
 
 namespace ferry::detail {
@@ -34,12 +35,23 @@ FERRY_HOST_DEVICE FERRY_INLINE void invoke_kernel(const K& k, const I& idx, cons
   k(idx, with_fault_flag(std::get<N>(b).get(idx, std::get<N>(st)), fault)...);
 }
 
+/// Runs every index of `part` (i fastest) on the calling thread with the bound arguments
+/// rebuilt from the restrict parameters q (one per argument: core/restrict.hpp), so the compiler
+/// may assume what launch() checked, that no argument's writes change another's memory. Out of
+/// line, so that the parameters' restrict reaches the loop (GCC forgets it when inlining).
+template <class Space, class K, class Bound, class States, class... P>
+FERRY_NOINLINE void run_share(const Space& part, const K& k, const Bound& b, States& st,
+                              P* FERRY_RESTRICT... q) {
+  constexpr auto seq = std::make_index_sequence<std::tuple_size_v<Bound>>{};
+  const Bound rb = rebase_all(b, seq, q...);
+  for_each_index(part, [&](const auto& idx) { invoke_kernel(k, idx, rb, st, seq); });
+}
+
 /// Runs the whole index space on the calling thread, i fastest. A kernel's exception (a
 /// bounds_error) propagates at once; the indices after it do not run.
 template <class Space, class K, class Bound, class States>
 void execute_serial(const Space& space, const K& k, const Bound& bound, States& st) {
-  constexpr auto seq = std::make_index_sequence<std::tuple_size_v<Bound>>{};
-  for_each_index(space, [&](const auto& idx) { invoke_kernel(k, idx, bound, st, seq); });
+  with_restrict_bases(bound, [&](auto*... q) { run_share(space, k, bound, st, q...); });
 }
 
 /// [first, last) of the outer loop [begin, end) that thread t of nt runs: the partition of
@@ -62,32 +74,23 @@ inline std::pair<index, index> static_share(index begin, index end, int t, int n
 /// (an exception must not leave it): that costs nothing per index, unlike a try per index.
 template <class Space, class K, class Bound, class States, class Fold>
 void execute_openmp(const Space& space, const K& k, const Bound& bound, States& st, Fold fold) {
-  constexpr auto seq = std::make_index_sequence<std::tuple_size_v<Bound>>{};
   const int nthreads = omp_get_max_threads();
   std::vector<States> per_thread(static_cast<std::size_t>(nthreads), st);
   std::exception_ptr failure;
 #pragma omp parallel num_threads(nthreads)
   {
-    const Bound b = bound;  // private copy: lets the compiler keep the addresses in registers
     States local = st;
     const int t = omp_get_thread_num();
     const int nt = omp_get_num_threads();  // may be fewer than requested
     try {
-      if constexpr (Space::rank == 1) {
-        const auto [lo, hi] = static_share(space.begin, space.end, t, nt);
-        for (index i = lo; i < hi; ++i) invoke_kernel(k, i, b, local, seq);
-      } else if constexpr (Space::rank == 2) {
-        const auto [lo, hi] = static_share(space.begin_j, space.end_j, t, nt);
-        for (index j = lo; j < hi; ++j)
-          for (index i = space.begin_i; i < space.end_i; ++i)
-            invoke_kernel(k, index2{i, j}, b, local, seq);
-      } else {
-        const auto [lo, hi] = static_share(space.begin_k, space.end_k, t, nt);
-        for (index kk = lo; kk < hi; ++kk)
-          for (index j = space.begin_j; j < space.end_j; ++j)
-            for (index i = space.begin_i; i < space.end_i; ++i)
-              invoke_kernel(k, index3{i, j, kk}, b, local, seq);
-      }
+      Space part = space;  // this thread's share: a slab of the outermost dimension
+      if constexpr (Space::rank == 1)
+        std::tie(part.begin, part.end) = static_share(space.begin, space.end, t, nt);
+      else if constexpr (Space::rank == 2)
+        std::tie(part.begin_j, part.end_j) = static_share(space.begin_j, space.end_j, t, nt);
+      else
+        std::tie(part.begin_k, part.end_k) = static_share(space.begin_k, space.end_k, t, nt);
+      with_restrict_bases(bound, [&](auto*... q) { run_share(part, k, bound, local, q...); });
     } catch (...) {
 #pragma omp critical(ferry_failure)
       if (!failure) failure = std::current_exception();

@@ -1,0 +1,200 @@
+// Restrict (core/restrict.hpp): every executor rebuilds the launch arguments from restrict-
+// qualified base pointers, so the compiler may keep a partitioned element in a register across
+// reads of other arguments. These tests prove (1) which arguments take part: the read-only
+// containers and every built-in strategy, and not atomic accessors or user strategies, whose
+// accessors ferry cannot rebuild; (2) that rebuilding keeps every address and extent; (3) that
+// results stay right where restrict could bite: a partitioned element accumulated in a loop over
+// reads, read-only arguments that alias each other, on every backend, against plain loops.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <span>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "backend_param.hpp"
+
+namespace {
+
+using ferry::index;
+using ferry_test::on_backend;
+
+template <class A, class Space = ferry::range>
+using bound_of = typename ferry::detail::arg_map<A, Space>::bound;
+
+using vec = std::vector<double>;
+using span_d = std::span<double>;
+
+// (1) Which arguments take part.
+static_assert(ferry::detail::rebasable<bound_of<const vec&>>);
+static_assert(
+    ferry::detail::rebasable<bound_of<decltype(ferry::elementwise(std::declval<vec&>()))>>);
+static_assert(
+    ferry::detail::rebasable<bound_of<decltype(ferry::strided<2>(std::declval<vec&>()))>>);
+static_assert(ferry::detail::rebasable<bound_of<decltype(ferry::chunks<4>(std::declval<vec&>()))>>);
+static_assert(ferry::detail::rebasable<bound_of<decltype(ferry::chunks(std::declval<vec&>(), 3))>>);
+static_assert(
+    ferry::detail::rebasable<bound_of<decltype(ferry::rows(std::declval<vec&>(), 3, 4))>>);
+static_assert(ferry::detail::rebasable<
+              bound_of<decltype(ferry::tiles2d(std::declval<vec&>(), 8, 2, 2)), ferry::range2d>>);
+static_assert(
+    ferry::detail::rebasable<
+        bound_of<decltype(ferry::tiles3d(std::declval<vec&>(), 4, 16, 2, 2, 2)), ferry::range3d>>);
+static_assert(ferry::detail::rebasable<bound_of<decltype(ferry::indirect(
+                  std::declval<vec&>(), std::declval<const ferry::index_set&>()))>>);
+static_assert(!ferry::detail::rebasable<bound_of<double>>, "a value has no memory");
+static_assert(!ferry::detail::rebasable<bound_of<decltype(ferry::sum(std::declval<double&>()))>>,
+              "a reduction folds into a private state");
+static_assert(
+    !ferry::detail::rebasable<bound_of<decltype(ferry::atomic_add(std::declval<vec&>()))>>,
+    "other threads modify an atomic target while the kernel runs");
+
+/// A user strategy (thread i owns element 2i): ferry cannot know which of its accessor's
+/// members is the base address, so it is used as bind() made it, without restrict.
+class user_pairs : public ferry::strategy_base {
+ public:
+  using value_type = double;
+  static constexpr bool copies_in = true;
+  explicit user_pairs(span_d buf) : buf_(buf) {}
+  span_d buffer() const { return buf_; }
+  std::string check_launch(const ferry::range& s) const {
+    if (s.begin < 0 || 2 * s.end > static_cast<index>(buf_.size())) return "does not fit";
+    return {};
+  }
+  struct accessor {
+    double* p;
+    FERRY_HOST_DEVICE double& operator()(index i) const { return p[2 * i]; }
+  };
+  accessor bind(double* p, const ferry::range&) const { return accessor{p}; }
+  template <class F>
+  void for_each_owned(index i, const ferry::range&, F&& f) const {
+    f(2 * i);
+  }
+
+ private:
+  span_d buf_;
+};
+static_assert(!ferry::detail::rebasable<bound_of<user_pairs>>);
+
+// (2) Rebuilding keeps every address and extent.
+TEST(restrict_rebase, a_rebuilt_argument_has_the_same_addresses_and_extents) {
+  vec a(12), b(12);
+  using read_b = bound_of<const vec&>;
+  using chunk_b = bound_of<decltype(ferry::chunks(a, 3))>;
+  using tuple_t = std::tuple<read_b, chunk_b, bound_of<double>>;
+  const tuple_t t{read_b{ferry::view<const double>(b.data(), 12)},
+                  chunk_b{ferry::chunks(a, 3).bind(a.data(), ferry::range{4})},
+                  bound_of<double>{2.5}};
+  const tuple_t r = ferry::detail::with_restrict_bases(t, [&](auto*... q) {
+    return ferry::detail::rebase_all(t, std::make_index_sequence<3>{}, q...);
+  });
+  EXPECT_EQ(std::get<0>(r).v.data(), b.data());
+  EXPECT_EQ(std::get<0>(r).v.size(), 12);
+  char st = 0;
+  for (index i = 0; i < 4; ++i) {
+    EXPECT_EQ(std::get<1>(r).get(i, st).data(), a.data() + 3 * i);
+    EXPECT_EQ(std::get<1>(r).get(i, st).size(), 3);
+  }
+  EXPECT_EQ(std::get<2>(r).value, 2.5);
+}
+
+// (3) Results where restrict could bite.
+
+/// out[i] = sum over d of w[d] * x[i * nd + d], accumulated in out[i] itself (LTIMES' shape),
+/// with w and x possibly the same vector (read-only arguments may alias each other).
+void accumulate_rows(vec& out, const vec& w, const vec& x, index nd) {
+  ferry::launch(
+      {.name = "accumulate_rows"}, ferry::range_of(out),
+      [] FERRY_KERNEL(index i, double& o, ferry::view<const double> wv,
+                      ferry::view<const double> xv, index n) {
+        for (index d = 0; d < n; ++d) o += wv[d] * xv[i * n + d];
+      },
+      ferry::elementwise(out), std::as_const(w), std::as_const(x), nd);
+}
+
+/// The same through chunks of one: the element is reached as a view.
+void accumulate_chunks(vec& out, const vec& w, const vec& x, index nd) {
+  ferry::launch(
+      {.name = "accumulate_chunks"}, ferry::range_of(out),
+      [] FERRY_KERNEL(index i, ferry::view<double> o, ferry::view<const double> wv,
+                      ferry::view<const double> xv, index n) {
+        for (index d = 0; d < n; ++d) o[0] += wv[d] * xv[i * n + d];
+      },
+      ferry::chunks<1>(out), std::as_const(w), std::as_const(x), nd);
+}
+
+/// A user strategy's element accumulated the same way (no restrict for it).
+void accumulate_user(vec& out, const vec& w, const vec& x, index nd) {
+  ferry::launch(
+      {.name = "accumulate_user"}, ferry::range{static_cast<index>(out.size() / 2)},
+      [] FERRY_KERNEL(index i, double& o, ferry::view<const double> wv,
+                      ferry::view<const double> xv, index n) {
+        for (index d = 0; d < n; ++d) o += wv[d] * xv[i * n + d];
+      },
+      user_pairs(span_d(out)), std::as_const(w), std::as_const(x), nd);
+}
+
+vec reference_rows(vec out, const vec& w, const vec& x, index nd, index step) {
+  for (std::size_t i = 0; i * step < out.size(); ++i)
+    for (index d = 0; d < nd; ++d)
+      out[i * step] += w[d] * x[static_cast<std::size_t>(static_cast<index>(i) * nd + d)];
+  return out;
+}
+
+/// Element-wise equality up to a rounding or two: a device contracts w * x + o into one FMA.
+void expect_close(const vec& got, const vec& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t e = 0; e < got.size(); ++e)
+    EXPECT_NEAR(got[e], want[e], 1e-12 * (1.0 + std::abs(want[e]))) << "element " << e;
+}
+
+class restrict_results : public on_backend {};
+
+TEST_P(restrict_results, an_element_accumulated_over_reads_matches_a_plain_loop) {
+  const index n = 1000, nd = 7;
+  vec w(nd), x(n * nd), out(n);
+  for (index d = 0; d < nd; ++d) w[d] = 0.5 + d;
+  for (index e = 0; e < n * nd; ++e) x[e] = 1.0 / (1.0 + e % 13);
+  std::iota(out.begin(), out.end(), 1.0);
+  const vec want = reference_rows(out, w, x, nd, 1);
+  vec got = out;
+  accumulate_rows(got, w, x, nd);
+  expect_close(got, want);
+  got = out;
+  accumulate_chunks(got, w, x, nd);
+  expect_close(got, want);
+}
+
+TEST_P(restrict_results, read_only_arguments_that_alias_each_other_read_the_same_values) {
+  const index n = 300, nd = 5;
+  vec x(n * nd), out(n, -1.0);
+  for (index e = 0; e < n * nd; ++e) x[e] = 0.25 * (e % 17);
+  const vec want = reference_rows(out, x, x, nd, 1);
+  accumulate_rows(out, x, x, nd);  // w and x are one vector: both read-only, so allowed
+  expect_close(out, want);
+}
+
+TEST_P(restrict_results, a_user_strategy_without_restrict_gives_the_same_results) {
+  const index n = 200, nd = 4;
+  vec w(nd, 0.75), x(n * nd), out(2 * n, 3.0);
+  for (index e = 0; e < n * nd; ++e) x[e] = static_cast<double>(e % 11);
+  const vec want = reference_rows(out, w, x, nd, 2);
+  accumulate_user(out, w, x, nd);
+  expect_close(out, want);
+}
+
+TEST_P(restrict_results, a_written_argument_that_aliases_a_read_one_is_still_rejected) {
+  vec x(64, 1.0);
+  try {
+    accumulate_rows(x, x, x, 1);
+    FAIL() << "expected aliasing_error";
+  } catch (const ferry::aliasing_error& e) {
+    EXPECT_NE(std::string(e.what()).find("accumulate_rows"), std::string::npos) << e.what();
+  }
+}
+
+FERRY_INSTANTIATE_BACKENDS(restrict_results);
+
+}  // namespace
