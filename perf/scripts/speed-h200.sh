@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# speed-h200.sh: the GPU evidence for the speed work (restrict, reductions, the wider suite), in
+# one device call. Binaries are built beforehand on the CPU machine and brought along in BINDIR.
+#
+#   perf/scripts/speed-h200.sh BINDIR OUTDIR [NPASSES]
+#
+# Steps, each under its own time limit, each logged to OUTDIR:
+#   1. machine: nvidia-smi;
+#   2. tests: the cuda instances of the unit tests (tests that end the process on purpose left
+#      out) and the device tests;
+#   3. suite: ferry-perf over every kernel, base_cuda and ferry_A/B/C on the cuda backend,
+#      NPASSES passes (default 3), CSV and JSON (ratios use the minimum over passes);
+#   4. bounds: bounds-cost.sh, 3 alternating rounds of ferry-perf and ferry-perf-unchecked over
+#      the seven apps, ferry_B and ferry_C;
+#   5. reduce: ferry-reduce-bench (ferry::sum against cub::DeviceReduce::Sum), if built;
+#   6. sass: registers and instruction counts per kernel entry of ferry-perf (cuobjdump).
+# Prints a short table last: per kernel, ferry_B / base_cuda and ferry_B / ferry_C.
+# Exit status: 0 when every step ran and passed.
+set -uo pipefail
+bindir=${1:?usage: speed-h200.sh BINDIR OUTDIR [NPASSES]}
+out=${2:?OUTDIR}
+npasses=${3:-3}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+mkdir -p "$out"
+export CUDA_MODULE_LOADING=EAGER
+unset FERRY_INFO FERRY_BACKEND
+status=0
+summary=()
+
+bin() {
+  local d
+  for d in "$bindir" "$bindir/tests/unit" "$bindir/tests/device" "$bindir/perf" "$bindir/perf/reduce"; do
+    [[ -x $d/$1 ]] && { echo "$d/$1"; return; }
+  done
+}
+# step NAME LIMIT_S CMD...: runs CMD under a time limit, output to OUTDIR/NAME.log.
+step() {
+  local name=$1 limit=$2 t0 rc
+  shift 2
+  t0=$(date +%s)
+  echo "== $name (limit ${limit}s)"
+  timeout --kill-after=10 "$limit" "$@" > "$out/$name.log" 2>&1
+  rc=$?
+  summary+=("$(printf '%-8s rc=%-3s %4ss' "$name" "$rc" "$(( $(date +%s) - t0 ))")")
+  (( rc == 0 )) || status=1
+  tail -n 3 "$out/$name.log"
+}
+
+step machine 30 nvidia-smi
+ut=$(bin ferry_unit_tests); dt=$(bin ferry_device_tests)
+if [[ -n $ut ]]; then
+  step tests 150 bash -c "'$ut' --gtest_filter='*/cuda:-*terminates*:*death*' --gtest_brief=1 && { [[ -z '$dt' ]] || '$dt' --gtest_brief=1; }"
+fi
+perf=$(bin ferry-perf)
+step suite 300 "$perf" --backend cuda --npasses "$npasses" -v base_cuda,ferry_A,ferry_B,ferry_C \
+  --csv "$out/suite.csv" --json "$out/suite.json"
+pdir=$(dirname "$perf")
+step bounds 200 "$here/bounds-cost.sh" -n 3 -b "$pdir" -o "$out/bounds-cost.csv" -- \
+  --backend cuda -k Apps -v ferry_B,ferry_C
+rb=$(bin ferry-reduce-bench)
+[[ -n $rb ]] && step reduce 120 "$rb" --passes 5 --csv "$out/reduce.csv"
+step sass 60 bash -c "cuobjdump --dump-resource-usage '$perf' | grep -E 'Function|REG' > '$out/resource-usage.txt'; cuobjdump -sass '$perf' | awk '/Function :/ { f = \$3 } /^ +\\/\\*[0-9a-f]+\\*\\// { n[f]++ } END { for (f in n) print n[f], f }' | sort -k2 > '$out/sass-instructions.txt'; wc -l '$out'/resource-usage.txt '$out'/sass-instructions.txt"
+
+echo
+echo "steps:"; printf '  %s\n' "${summary[@]}"
+[[ -f $out/bounds-cost.csv ]] && { echo "bounds checks on/off (ferry_B, ferry_C):"; grep -E "geomean|ferry_B" "$out/bounds-cost.csv" | cut -d, -f1,2,6 | head -20; }
+[[ -f $out/reduce.csv ]] && { echo "ferry::sum / CUB:"; cut -d, -f1- "$out/reduce.csv" | head -12; }
+[[ -f $out/suite.csv ]] && python3 "$here/summarize.py" "$out/suite.csv" | head -60
+exit $status
