@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Checks that ferry's index arithmetic compiles to what a hand-written kernel does: compiles each
-# Apps kernel's ferry variants and its hand-written CUDA baseline to PTX (no GPU needed) and
-# counts, per kernel entry, integer division/remainder instructions (div.s64/u64/s32/u32,
-# rem.*) and all instructions. A ferry kernel must have no div/rem its baseline lacks.
+# Apps and Lcals kernel's ferry variants and its hand-written CUDA baseline to PTX (no GPU
+# needed) and counts, per kernel entry, integer division/remainder instructions
+# (div.s64/u64/s32/u32, rem.*) and all instructions. A ferry kernel must have no div/rem its
+# baseline lacks.
 #
 # Usage: perf/scripts/ptx-index-check.sh [out.csv]   (run from the repository root)
 set -euo pipefail
@@ -13,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 flags=(-std=c++20 -arch=sm_90 -O3 --extended-lambda --expt-relaxed-constexpr -Xcompiler -fopenmp
        -DFERRY_ENABLE_CUDA=1 -Iinclude -Iperf -ptx)
 echo "kernel_file,variant,entry,instructions,int_div_rem" > "$out"
-for src in perf/kernels/apps/*-ferry.cpp perf/kernels/apps/*-cuda.cu; do
+for src in perf/kernels/{apps,lcals}/*-ferry.cpp perf/kernels/{apps,lcals}/*-cuda.cu; do
   name=$(basename "$src")
   variant=$([[ $src == *-ferry.cpp ]] && echo ferry || echo base_cuda)
   "$nvcc" "${flags[@]}" -x cu "$src" -o "$tmp/$name.ptx"

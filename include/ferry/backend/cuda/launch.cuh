@@ -100,6 +100,9 @@ __global__ void kernel_2d(range2d s, K k, Bound b, P* __restrict__... q) {
   constexpr auto seq = std::make_index_sequence<std::tuple_size_v<Bound>>{};
   const Bound rb = rebase_all(b, seq, q...);
   unsigned fault = 0;
+  // Not unrolled: a thread normally runs one iteration (the grid covers j up to 65535 blocks),
+  // and nvcc's 4-way unrolling computes the trip count with a 64-bit division per thread.
+#pragma unroll 1
   for (index j = s.begin_j + static_cast<index>(blockIdx.y) * blockDim.y + threadIdx.y; j < s.end_j;
        j += static_cast<index>(gridDim.y) * blockDim.y) {
     States st{};
