@@ -236,6 +236,8 @@ __global__ void __launch_bounds__(B)
   if (!last) return;
   __threadfence();  // every other block's partial (fenced before its count) is visible
   States acc = init;
+  // Unrolled so that a thread's loads of partials (a few, from L2) are in flight together.
+#pragma unroll 4
   for (unsigned p = threadIdx.x; p < gridDim.x; p += B)
     fold_into<Ops>(acc, load_state(partials + p));
   block_fold_all<B, Ops>(acc);
