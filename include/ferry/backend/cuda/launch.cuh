@@ -156,32 +156,33 @@ __device__ FERRY_INLINE void fold_into(States& acc, const States& v) {
   (std::make_index_sequence<std::tuple_size_v<States>>{});
 }
 
+/// The widest word a state's size and alignment allow: states move between blocks in these.
+template <class States>
+using state_word_t =
+    std::conditional_t<sizeof(States) % 8 == 0 && alignof(States) >= 8, unsigned long long,
+                       std::conditional_t<sizeof(States) % 4 == 0 && alignof(States) >= 4,
+                                          unsigned int, unsigned char>>;
+
 /// Stores a state with every byte written, padding included: the host copies the result back
 /// whole, and a copy of never-written padding is a read of uninitialised device memory
 /// (compute-sanitizer --tool initcheck reports it).
 template <class States>
 __device__ FERRY_INLINE void store_state(States* dst, const States& v) {
+  using W = state_word_t<States>;
   alignas(States) unsigned char bytes[sizeof(States)] = {};
   ::new (static_cast<void*>(bytes)) States(v);
-  memcpy(static_cast<void*>(dst), bytes, sizeof(States));
+  for (std::size_t w = 0; w < sizeof(States) / sizeof(W); ++w)
+    reinterpret_cast<W*>(dst)[w] = reinterpret_cast<const W*>(bytes)[w];
 }
 
-/// Loads a state another block stored in this launch, through L2 (ld.global.cg, in the widest
-/// words its size and alignment allow): this multiprocessor's L1 is not coherent with the
-/// stores of other multiprocessors.
+/// Loads a state another block stored in this launch, through L2 (ld.global.cg): this
+/// multiprocessor's L1 is not coherent with the stores of other multiprocessors.
 template <class States>
 __device__ FERRY_INLINE States load_state(const States* src) {
+  using W = state_word_t<States>;
   alignas(States) unsigned char bytes[sizeof(States)];
-  const auto load = [&]<class W>(W*) {
-    for (std::size_t w = 0; w < sizeof(States) / sizeof(W); ++w)
-      reinterpret_cast<W*>(bytes)[w] = __ldcg(reinterpret_cast<const W*>(src) + w);
-  };
-  if constexpr (sizeof(States) % 8 == 0 && alignof(States) >= 8)
-    load(static_cast<unsigned long long*>(nullptr));
-  else if constexpr (sizeof(States) % 4 == 0 && alignof(States) >= 4)
-    load(static_cast<unsigned int*>(nullptr));
-  else
-    load(static_cast<unsigned char*>(nullptr));
+  for (std::size_t w = 0; w < sizeof(States) / sizeof(W); ++w)
+    reinterpret_cast<W*>(bytes)[w] = __ldcg(reinterpret_cast<const W*>(src) + w);
   States v;
   memcpy(static_cast<void*>(&v), bytes, sizeof(States));
   return v;
