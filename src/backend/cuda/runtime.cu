@@ -3,11 +3,15 @@
 #include <cuda_runtime.h>
 #include <nvtx3/nvToolsExt.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
+#include "ferry/backend/cuda/scratch.hpp"
 #include "ferry/backend/cuda/transfer.hpp"
 #include "ferry/core/error.hpp"
 #include "ferry/data/environment.hpp"
@@ -30,6 +34,34 @@ std::string fault_hint(cudaError_t e) {
          "or atomic_add target) ends a kernel this way, as does a read through a read-only view "
          "far outside it";
 }
+
+/// The reduction scratches (launch.cuh, reduction_scratch): one per reduction launch in flight.
+/// A launch takes an idle one and gives it back when its result is on the host, so a single
+/// thread reuses one scratch forever and N threads launching at once use N. Scratches live as
+/// long as the process (like the stream), so their memory is never freed behind a launch.
+class reduction_pool {
+ public:
+  cuda::reduction_scratch& take() {
+    std::lock_guard lock(mutex_);
+    if (idle_.empty()) {
+      all_.push_back(std::make_unique<cuda::reduction_scratch>());
+      idle_.reserve(all_.size());  // so that give() never allocates
+      return *all_.back();
+    }
+    cuda::reduction_scratch* s = idle_.back();
+    idle_.pop_back();
+    return *s;
+  }
+  void give(cuda::reduction_scratch& s) noexcept {
+    std::lock_guard lock(mutex_);
+    idle_.push_back(&s);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<cuda::reduction_scratch>> all_;
+  std::vector<cuda::reduction_scratch*> idle_;
+};
 
 class cuda_device final : public device_runtime {
  public:
@@ -145,6 +177,7 @@ class cuda_device final : public device_runtime {
   void note_kernel(const char* k) { last_kernel_ = k; }
   /// The kernel launched last (noted by after_launch), "" before the first.
   const char* last_kernel() const { return last_kernel_; }
+  reduction_pool& reductions() { return reductions_; }
 
   void check(cudaError_t e, const char* call) const {
     if (e == cudaSuccess) return;
@@ -159,6 +192,7 @@ class cuda_device final : public device_runtime {
   cudaStream_t stream_ = nullptr;
   cudaMemPool_t pool_ = nullptr;
   std::unique_ptr<cuda_detail::transfer_engine> engine_;
+  reduction_pool reductions_;
   const char* last_kernel_ = "";
   const char* current_kernel_ = "";
 };
@@ -200,25 +234,74 @@ void after_launch(const char* kernel) {
   throw device_error(kernel, msg);
 }
 
-void copy_partials(void* host, const void* dev, std::size_t n, const char* kernel) {
+namespace {
+
+/// Bytes before a reduction scratch's data: its block counter, padded so that the data stays
+/// 256-byte aligned (the alignment of device allocations, and the most a state may need).
+constexpr std::size_t counter_bytes = 256;
+
+/// Replaces s's device memory by a block of at least `bytes` (doubling, so a scratch grows a few
+/// times at most) with a zeroed counter. The old block was last used by a launch whose result
+/// is on the host already; its free is stream-ordered anyway.
+void grow_device(cuda_device& d, reduction_scratch& s, std::size_t bytes, const char* kernel) {
+  const std::size_t capacity = std::max(bytes, 2 * s.capacity);
+  auto* base = static_cast<unsigned char*>(d.allocate(counter_bytes + capacity));
+  const cudaError_t e = cudaMemsetAsync(base, 0, sizeof(unsigned), d.stream());
+  if (e != cudaSuccess) {
+    d.deallocate(base, 0);
+    d.check(e, "cudaMemsetAsync");
+  }
+  record_allocation(counter_bytes + capacity, kernel);
+  if (s.counter) d.deallocate(s.counter, 0);
+  s.counter = reinterpret_cast<unsigned*>(base);
+  s.device = base + counter_bytes;
+  s.capacity = capacity;
+}
+
+/// Replaces s's page-locked host memory by a block of at least `bytes` (256 at least: room for
+/// any usual set of reduction results, so this runs once per scratch).
+void grow_host(cuda_device& d, reduction_scratch& s, std::size_t bytes) {
+  const std::size_t capacity = std::max({bytes, 2 * s.host_capacity, std::size_t{256}});
+  void* p = d.allocate_host(capacity);
+  if (s.host) d.deallocate_host(s.host);
+  s.host = p;
+  s.host_capacity = capacity;
+}
+
+}  // namespace
+
+reduction_scratch& acquire_reduction_scratch(std::size_t device_bytes, std::size_t host_bytes,
+                                             const char* kernel) {
   cuda_device& d = the_device();
-  cudaError_t e = cudaMemcpyAsync(host, dev, n, cudaMemcpyDeviceToHost, d.stream());
+  reduction_scratch& s = d.reductions().take();
+  try {
+    if (s.capacity < device_bytes) grow_device(d, s, device_bytes, kernel);
+    if (s.host_capacity < host_bytes) grow_host(d, s, host_bytes);
+  } catch (...) {
+    d.reductions().give(s);
+    throw;
+  }
+  return s;
+}
+
+void release_reduction_scratch(reduction_scratch& s) noexcept {
+  the_device().reductions().give(s);
+}
+
+void read_reduction_result(reduction_scratch& s, const void* dev, std::size_t n,
+                           const char* kernel) {
+  cuda_device& d = the_device();
+  const auto t0 = std::chrono::steady_clock::now();
+  cudaError_t e = cudaMemcpyAsync(s.host, dev, n, cudaMemcpyDeviceToHost, d.stream());
   if (e == cudaSuccess) e = cudaStreamSynchronize(d.stream());
   if (e != cudaSuccess) {
     cudaGetLastError();
-    throw device_error(kernel, cuda_message("reduction read-back", e));
+    throw device_error(kernel, cuda_message("reduction read-back", e) + fault_hint(e));
   }
-}
-
-void* alloc_scratch(std::size_t n, const char* kernel) {
-  (void)kernel;
-  void* p = the_device().allocate(n);
-  record_allocation(n, kernel);
-  return p;
-}
-
-void free_scratch(void* p) noexcept {
-  the_device().deallocate(p, 0);
+  // The time includes the wait for the kernel: the copy cannot start before it ends.
+  record_transfer(false, n,
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                  kernel);
 }
 
 }  // namespace cuda

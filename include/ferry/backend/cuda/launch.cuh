@@ -7,13 +7,14 @@
 #include <nvtx3/nvToolsExt.h>
 
 #include <algorithm>
+#include <cstring>
 #include <cub/block/block_reduce.cuh>
 #include <new>
 #include <string>
 #include <tuple>
 #include <utility>
-#include <vector>
 
+#include "ferry/backend/cuda/scratch.hpp"
 #include "ferry/backend/host/execute.hpp"
 #include "ferry/core/error.hpp"
 #include "ferry/core/index_space.hpp"
@@ -29,11 +30,6 @@ int multiprocessors();
 /// Checks the launch just issued (cudaGetLastError) and notes its name for fault reports.
 /// Throws launch_error (bad configuration) or device_error.
 void after_launch(const char* kernel);
-/// Copies n bytes device->host on the ferry stream and waits (small reduction partials).
-void copy_partials(void* host, const void* dev, std::size_t n, const char* kernel);
-/// Scratch device memory from the pool (freed with free_scratch, stream-ordered).
-void* alloc_scratch(std::size_t n, const char* kernel);
-void free_scratch(void* p) noexcept;
 
 /// Default threads per block: 256, RAJAPerf's Base_CUDA default block size.
 inline constexpr int default_block = 256;
@@ -156,31 +152,111 @@ __device__ T block_fold(T v) {
   }
 }
 
-/// Launch with reductions: grid-stride loop, per-thread states, CUB block folds, one partial
-/// state per block (folded on the host in block order, so results are reproducible).
-template <int B, class Ops, class Space, class K, class Bound, class States>
-__global__ void __launch_bounds__(B)
-    kernel_reduce(Space s, K k, Bound b, States init, States* partials) {
-  States st = init;
-  const index n = s.size();
-  unsigned fault = 0;
-  for (index l = static_cast<index>(blockIdx.x) * B + threadIdx.x; l < n;
-       l += static_cast<index>(gridDim.x) * B)
-    invoke_kernel(k, point_of(s, l), b, st, std::make_index_sequence<std::tuple_size_v<Bound>>{},
-                  &fault);
-  trap_on_fault(fault);  // before the block folds: a failed launch returns no partials
+/// Block-wide fold of every state element; thread 0 holds the block's result.
+template <int B, class Ops, class States>
+__device__ FERRY_INLINE void block_fold_all(States& st) {
   [&]<std::size_t... N>(std::index_sequence<N...>) {
     ((std::get<N>(st) = block_fold<B, std::tuple_element_t<N, Ops>>(std::get<N>(st))), ...);
   }
   (std::make_index_sequence<std::tuple_size_v<States>>{});
-  if (threadIdx.x == 0) {
-    // Every byte of the partial is written, padding included: the host copies the partials
-    // back whole, and a copy of never-written padding is a read of uninitialised device memory
-    // (compute-sanitizer --tool initcheck reports it).
-    alignas(States) unsigned char bytes[sizeof(States)] = {};
-    ::new (static_cast<void*>(bytes)) States(st);
-    memcpy(static_cast<void*>(partials + blockIdx.x), bytes, sizeof(States));
+}
+
+/// acc = op(acc, v) for every state element.
+template <class Ops, class States>
+__device__ FERRY_INLINE void fold_into(States& acc, const States& v) {
+  [&]<std::size_t... N>(std::index_sequence<N...>) {
+    ((std::get<N>(acc) = std::tuple_element_t<N, Ops>{}(std::get<N>(acc), std::get<N>(v))), ...);
   }
+  (std::make_index_sequence<std::tuple_size_v<States>>{});
+}
+
+/// The widest word a state's size and alignment allow: states move between blocks in these.
+template <class States>
+using state_word_t =
+    std::conditional_t<sizeof(States) % 8 == 0 && alignof(States) >= 8, unsigned long long,
+                       std::conditional_t<sizeof(States) % 4 == 0 && alignof(States) >= 4,
+                                          unsigned int, unsigned char>>;
+
+/// Stores a state with every byte written, padding included: the host copies the result back
+/// whole, and a copy of never-written padding is a read of uninitialised device memory
+/// (compute-sanitizer --tool initcheck reports it).
+template <class States>
+__device__ FERRY_INLINE void store_state(States* dst, const States& v) {
+  using W = state_word_t<States>;
+  alignas(States) unsigned char bytes[sizeof(States)] = {};
+  ::new (static_cast<void*>(bytes)) States(v);
+  for (std::size_t w = 0; w < sizeof(States) / sizeof(W); ++w)
+    reinterpret_cast<W*>(dst)[w] = reinterpret_cast<const W*>(bytes)[w];
+}
+
+/// Loads a state another block stored in this launch, through L2 (ld.global.cg): this
+/// multiprocessor's L1 is not coherent with the stores of other multiprocessors.
+template <class States>
+__device__ FERRY_INLINE States load_state(const States* src) {
+  using W = state_word_t<States>;
+  alignas(States) unsigned char bytes[sizeof(States)];
+  for (std::size_t w = 0; w < sizeof(States) / sizeof(W); ++w)
+    reinterpret_cast<W*>(bytes)[w] = __ldcg(reinterpret_cast<const W*>(src) + w);
+  States v;
+  memcpy(static_cast<void*>(&v), bytes, sizeof(States));
+  return v;
+}
+
+/// Indices a thread runs per step of the reduction kernel's grid-stride loop. The loads of
+/// consecutive steps are independent; unrolled, a warp has this many in flight instead of
+/// waiting for each before issuing the next (a thread still combines its indices in the order
+/// of the plain loop, so results are unchanged).
+inline constexpr int reduce_unroll = 4;
+
+/// Launch with reductions: grid-stride loop, per-thread states, CUB block folds, one partial
+/// state per block; the last block to finish (counted with `done`) folds the partials on the
+/// device and stores the launch's result, so the host copies back one state, not one per
+/// block. The last block's thread t folds partials t, t + B, t + 2B, ... in that order and the
+/// block then folds the threads' values with CUB: the order depends only on the grid size,
+/// never on which block finished last, so results are the same bits on every run.
+template <int B, class Ops, class Space, class K, class Bound, class States>
+__global__ void __launch_bounds__(B)
+    kernel_reduce(Space s, K k, Bound b, States init, States* partials, States* result,
+                  unsigned* done) {
+  States st = init;
+  const index n = s.size();
+  const index stride = static_cast<index>(gridDim.x) * B;
+  unsigned fault = 0;
+  // No overflow: l < n + reduce_unroll * stride, n <= max_extent (2^62), stride < 2^40.
+  index l = static_cast<index>(blockIdx.x) * B + threadIdx.x;
+  for (; l + (reduce_unroll - 1) * stride < n; l += reduce_unroll * stride) {
+#pragma unroll
+    for (int u = 0; u < reduce_unroll; ++u)
+      invoke_kernel(k, point_of(s, l + u * stride), b, st,
+                    std::make_index_sequence<std::tuple_size_v<Bound>>{}, &fault);
+  }
+  for (; l < n; l += stride)
+    invoke_kernel(k, point_of(s, l), b, st, std::make_index_sequence<std::tuple_size_v<Bound>>{},
+                  &fault);
+  // Before any fold or store: a failed bounds check ends the whole launch, which then stores
+  // no result (the host's copy reports the fault instead).
+  trap_on_fault(fault);
+  block_fold_all<B, Ops>(st);
+  if (gridDim.x == 1) {
+    if (threadIdx.x == 0) store_state(result, st);
+    return;
+  }
+  __shared__ bool last;
+  if (threadIdx.x == 0) {
+    store_state(partials + blockIdx.x, st);
+    __threadfence();  // the partial is visible device-wide before the count says it is there
+    last = atomicInc(done, gridDim.x - 1) == gridDim.x - 1;  // wraps `done` back to 0
+  }
+  __syncthreads();
+  if (!last) return;
+  __threadfence();  // every other block's partial (fenced before its count) is visible
+  States acc = init;
+  // Unrolled so that a thread's loads of partials (a few, from L2) are in flight together.
+#pragma unroll 4
+  for (unsigned p = threadIdx.x; p < gridDim.x; p += B)
+    fold_into<Ops>(acc, load_state(partials + p));
+  block_fold_all<B, Ops>(acc);
+  if (threadIdx.x == 0) store_state(result, acc);
 }
 
 // --- host side ----------------------------------------------------------------------------------
@@ -219,29 +295,32 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
   }();
   if constexpr (has_reduction) {
     constexpr int B = default_block;
-    const index n = space.size();
-    int per_sm = 0;
-    cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, kernel_reduce<B, Ops, Space, K, Bound, States>, B, 0);
-    const unsigned grid =
-        grid_extent(n, B, static_cast<unsigned>(std::max(per_sm, 1) * multiprocessors()));
-    auto* partials = static_cast<States*>(alloc_scratch(sizeof(States) * grid, name));
-    kernel_reduce<B, Ops><<<grid, B, 0, st>>>(space, k, bound, states, partials);
-    try {
-      after_launch(name);
-      std::vector<States> host(grid);
-      copy_partials(host.data(), partials, sizeof(States) * grid, name);
-      free_scratch(partials);
-      for (const States& p : host) [&]<std::size_t... N>(std::index_sequence<N...>) {
-          ((std::get<N>(states) =
-                std::tuple_element_t<N, Ops>{}(std::get<N>(states), std::get<N>(p))),
-           ...);
-        }
-      (std::make_index_sequence<std::tuple_size_v<States>>{});
-    } catch (...) {
-      free_scratch(partials);
-      throw;
-    }
+    static_assert(alignof(States) <= 256,
+                  "ferry: a reduction's value type may be aligned to at most 256 bytes (the "
+                  "alignment of ferry's device scratch)");
+    // The occgs grid cap (RAJAPerf spec 1.8): blocks of this kernel that fit on the device at
+    // once. Asked once per kernel: the occupancy query is a driver call of about a microsecond.
+    static const unsigned max_grid = [] {
+      int per_sm = 0;
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &per_sm, kernel_reduce<B, Ops, Space, K, Bound, States>, B, 0);
+      return static_cast<unsigned>(std::max(per_sm, 1) * multiprocessors());
+    }();
+    const unsigned grid = grid_extent(space.size(), B, max_grid);
+    // Room for the largest grid's partials and the result after them, so one scratch serves
+    // every launch of this kernel without growing.
+    struct lease {
+      reduction_scratch& s;
+      ~lease() { release_reduction_scratch(s); }
+    } held{acquire_reduction_scratch(sizeof(States) * (std::size_t{max_grid} + 1), sizeof(States),
+                                     name)};
+    auto* partials = static_cast<States*>(held.s.device);
+    States* result = partials + max_grid;
+    kernel_reduce<B, Ops>
+        <<<grid, B, 0, st>>>(space, k, bound, states, partials, result, held.s.counter);
+    after_launch(name);
+    read_reduction_result(held.s, result, sizeof(States), name);
+    std::memcpy(static_cast<void*>(&states), held.s.host, sizeof(States));
     return;
   } else if constexpr (Space::rank == 1) {
     const index n = space.size();

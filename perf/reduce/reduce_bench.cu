@@ -1,0 +1,259 @@
+// ferry-reduce-bench: time per reduction of ferry::sum against cub::DeviceReduce::Sum on the same
+// device data, the result on the host included.
+//
+// One ferry::array<double> of max-n elements is filled on the device (nothing is copied in) and
+// stays resident (interface B). For n = 1e3, 1e4, ..., max-n both reduce its first n elements:
+//   ferry  one ferry::launch over range{n} with ferry::sum(s); returns with s on the host.
+//   cub    cub::DeviceReduce::Sum on the array's own device memory (its address is read once by
+//          a launch), temporary storage allocated once before any timing, then cudaMemcpyAsync
+//          of the result into pinned host memory and cudaStreamSynchronize.
+// Each pass times `reps` back-to-back reductions of each, alternating ferry and cub, so both see
+// the same clocks and the same cache state; the table and CSV give the minimum and median time
+// per reduction over passes and the ratio ferry / cub. Every result is checked: the values are
+// multiples of 0.5 below 512 in magnitude, so every partial sum is exact and ferry, cub and the
+// closed form agree to the bit. The ferry counters over the timed loops (device allocations,
+// device->host copies and bytes per reduction) are printed too.
+//
+// Usage: ferry-reduce-bench [--max-n N] [--passes P] [--csv FILE] [--help]
+//   --max-n N    largest n, a power of ten from 1e3 (default 1e9: 8 GB of device memory)
+//   --passes P   timed passes per size (default 10)
+//   --csv FILE   CSV output (default reduce-bench.csv)
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cub/device/device_reduce.cuh>
+#include <ferry/ferry.hpp>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ferry_reduce_bench {
+
+using ferry::index;
+using clock_type = std::chrono::steady_clock;
+
+/// Throws std::runtime_error naming `call` unless `status` is cudaSuccess.
+void check(cudaError_t status, const char* call) {
+  if (status != cudaSuccess)
+    throw std::runtime_error(std::string(call) + " failed: " + cudaGetErrorString(status));
+}
+
+/// The value at index i: a multiple of 0.5 in [-255.5, 256], so sums of up to 1e12 of them are
+/// exact in double whatever the order.
+FERRY_HOST_DEVICE inline double value_at(index i) {
+  return 0.5 * static_cast<double>(i % 1024) - 255.5;
+}
+
+/// The exact sum of value_at over [0, n).
+double exact_sum(index n) {
+  const index full = n / 1024, rest = n % 1024;
+  // One full period sums to 0.5 * (0 + ... + 1023) - 1024 * 255.5 = 0.5 * 523776 - 261632 = 256.
+  double s = 256.0 * static_cast<double>(full);
+  for (index i = 0; i < rest; ++i) s += value_at(i);
+  return s;
+}
+
+/// Writes value_at(i) into every element on the device; write_only: nothing is copied in.
+void fill(ferry::array<double>& x) {
+  ferry::launch(
+      {.name = "reduce_bench_fill"}, ferry::range{static_cast<index>(x.size())},
+      [] FERRY_KERNEL(index i, double& o) { o = value_at(i); },
+      ferry::write_only(ferry::elementwise(x)));
+}
+
+/// The device address of x[0], read by a launch (the view's element lives in device memory).
+const double* device_address(const ferry::array<double>& x) {
+  std::vector<std::uintptr_t> address(1, 0);
+  ferry::launch(
+      {.name = "reduce_bench_address"}, ferry::range{1},
+      [] FERRY_KERNEL(index, ferry::view<const double> v, std::uintptr_t & a) {
+        a = reinterpret_cast<std::uintptr_t>(&v[0]);
+      },
+      std::as_const(x), ferry::elementwise(address));
+  return reinterpret_cast<const double*>(address[0]);
+}
+
+/// The measured reduction: sum of x[0, n) with the result on the host.
+double ferry_sum(const ferry::array<double>& x, index n) {
+  double s = 0.0;
+  ferry::launch(
+      {.name = "reduce_bench_sum"}, ferry::range{n},
+      [] FERRY_KERNEL(index i, ferry::view<const double> v, ferry::reducer<double, ferry::plus> r) {
+        r += v[i];
+      },
+      std::as_const(x), ferry::sum(s));
+  return s;
+}
+
+/// cub::DeviceReduce::Sum with its temporary storage and result cells allocated once.
+class cub_sum {
+ public:
+  cub_sum(const double* in, index max_n) : in_(in) {
+    check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+    check(cudaMalloc(&out_, sizeof(double)), "cudaMalloc");
+    check(cudaMallocHost(&host_, sizeof(double)), "cudaMallocHost");
+    // The temporary storage CUB asks for at the largest n is enough for every smaller n.
+    check(cub::DeviceReduce::Sum(nullptr, temp_bytes_, in_, out_, max_n, stream_),
+          "cub::DeviceReduce::Sum (size query)");
+    check(cudaMalloc(&temp_, std::max<std::size_t>(temp_bytes_, 1)), "cudaMalloc");
+  }
+  cub_sum(const cub_sum&) = delete;
+  cub_sum& operator=(const cub_sum&) = delete;
+  ~cub_sum() {
+    cudaFree(temp_);
+    cudaFreeHost(host_);
+    cudaFree(out_);
+    cudaStreamDestroy(stream_);
+  }
+  /// The measured reduction: sum of in[0, n), copied into pinned host memory.
+  double operator()(index n) {
+    std::size_t bytes = temp_bytes_;
+    check(cub::DeviceReduce::Sum(temp_, bytes, in_, out_, n, stream_), "cub::DeviceReduce::Sum");
+    check(cudaMemcpyAsync(host_, out_, sizeof(double), cudaMemcpyDeviceToHost, stream_),
+          "cudaMemcpyAsync");
+    check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
+    return *host_;
+  }
+
+ private:
+  const double* in_;
+  cudaStream_t stream_ = nullptr;
+  double* out_ = nullptr;
+  double* host_ = nullptr;
+  void* temp_ = nullptr;
+  std::size_t temp_bytes_ = 0;
+};
+
+/// Minimum and median of a sample.
+struct summary {
+  double min = 0, median = 0;
+};
+summary summarize(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return {v.front(), v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m])};
+}
+
+/// Reductions per timed pass: enough that a pass of small sizes lasts milliseconds (the clock's
+/// resolution and one stray interrupt do not show), at least 3 at the largest sizes.
+int reps_for(index n) {
+  return static_cast<int>(std::clamp<index>(index{100'000'000} / n, 3, 2000));
+}
+
+/// Parses a count written as an integer or in scientific notation ("1e9").
+index parse_count(const char* option, const char* text) {
+  char* end = nullptr;
+  const double v = std::strtod(text, &end);
+  if (end == text || *end != '\0' || v < 1 || v > 1e12)
+    throw std::invalid_argument(std::string(option) + " needs a count between 1 and 1e12, not '" +
+                                text + "'");
+  return static_cast<index>(v);
+}
+
+void usage(std::FILE* out) {
+  std::fprintf(out,
+               "Usage: ferry-reduce-bench [--max-n N] [--passes P] [--csv FILE] [--help]\n"
+               "Time per reduction (result on the host) of ferry::sum and cub::DeviceReduce::Sum\n"
+               "over the same resident doubles, n = 1e3, 1e4, ..., max-n.\n"
+               "  --max-n N    largest n (default 1e9: 8 GB of device memory)\n"
+               "  --passes P   timed passes per size; min and median over them (default 10)\n"
+               "  --csv FILE   CSV output (default reduce-bench.csv)\n"
+               "  --help       this text\n");
+}
+
+int run(int argc, char** argv) {
+  index max_n = 1'000'000'000;
+  int passes = 10;
+  std::string csv_path = "reduce-bench.csv";
+  for (int a = 1; a < argc; ++a) {
+    const std::string arg = argv[a];
+    if (arg == "--help" || arg == "-h") {
+      usage(stdout);
+      return 0;
+    }
+    if (a + 1 >= argc) {
+      std::fprintf(stderr, "ferry-reduce-bench: unknown option or missing value: %s\n", argv[a]);
+      usage(stderr);
+      return 2;
+    }
+    if (arg == "--max-n") {
+      max_n = parse_count("--max-n", argv[++a]);
+    } else if (arg == "--passes") {
+      passes = static_cast<int>(parse_count("--passes", argv[++a]));
+    } else if (arg == "--csv") {
+      csv_path = argv[++a];
+    } else {
+      std::fprintf(stderr, "ferry-reduce-bench: unknown option: %s\n", argv[a]);
+      usage(stderr);
+      return 2;
+    }
+  }
+  std::vector<index> sizes;
+  for (index n = 1000; n <= max_n; n *= 10) sizes.push_back(n);
+  if (sizes.empty()) throw std::invalid_argument("--max-n must be at least 1e3");
+
+  ferry::set_backend(ferry::backend::cuda);
+  std::printf("ferry-reduce-bench: %s (%s), %d passes, bounds checks %s\n",
+              ferry::backend_name().c_str(), ferry::device_description().c_str(), passes,
+              FERRY_BOUNDS_CHECKS ? "on" : "off");
+  ferry::array<double> x(sizes.back());
+  fill(x);
+  cub_sum cub(device_address(x), sizes.back());
+
+  std::ofstream csv(csv_path);
+  if (!csv) throw std::runtime_error("cannot write " + csv_path);
+  csv << "n,reps,passes,ferry_min_us,ferry_median_us,cub_min_us,cub_median_us,ratio_min,"
+         "ratio_median,ferry_allocations,ferry_d2h_bytes_per_reduction\n";
+  std::printf("%12s %6s %12s %12s %12s %12s %9s %9s %6s %8s\n", "n", "reps", "ferry min",
+              "ferry med", "cub min", "cub med", "ratio min", "ratio med", "allocs", "D2H B/red");
+  std::printf("%12s %6s %12s %12s %12s %12s %9s %9s %6s %8s\n", "", "", "(us)", "(us)", "(us)",
+              "(us)", "f/cub", "f/cub", "", "");
+  for (const index n : sizes) {
+    const double expected = exact_sum(n);
+    const int reps = reps_for(n);
+    // Warm-up: the first ferry reduction takes its scratch, the first CUB call loads its kernels.
+    if (ferry_sum(x, n) != expected || cub(n) != expected)
+      throw std::runtime_error("wrong sum at n = " + std::to_string(n));
+    ferry::reset_stats();
+    std::vector<double> tf, tc;
+    bool ok = true;
+    for (int p = 0; p < passes; ++p) {
+      auto t0 = clock_type::now();
+      for (int r = 0; r < reps; ++r) ok &= ferry_sum(x, n) == expected;
+      tf.push_back(std::chrono::duration<double>(clock_type::now() - t0).count() / reps);
+      t0 = clock_type::now();
+      for (int r = 0; r < reps; ++r) ok &= cub(n) == expected;
+      tc.push_back(std::chrono::duration<double>(clock_type::now() - t0).count() / reps);
+    }
+    if (!ok) throw std::runtime_error("a timed reduction was wrong at n = " + std::to_string(n));
+    const ferry::statistics st = ferry::stats();
+    const double reductions = static_cast<double>(reps) * passes;
+    const summary f = summarize(tf), c = summarize(tc);
+    const double d2h_per = static_cast<double>(st.d2h.bytes) / reductions;
+    std::printf("%12lld %6d %12.2f %12.2f %12.2f %12.2f %9.3f %9.3f %6llu %8.1f\n",
+                static_cast<long long>(n), reps, f.min * 1e6, f.median * 1e6, c.min * 1e6,
+                c.median * 1e6, f.min / c.min, f.median / c.median,
+                static_cast<unsigned long long>(st.allocations), d2h_per);
+    csv << n << ',' << reps << ',' << passes << ',' << f.min * 1e6 << ',' << f.median * 1e6 << ','
+        << c.min * 1e6 << ',' << c.median * 1e6 << ',' << f.min / c.min << ','
+        << f.median / c.median << ',' << st.allocations << ',' << d2h_per << '\n';
+  }
+  std::printf("CSV written to %s\n", csv_path.c_str());
+  return 0;
+}
+
+}  // namespace ferry_reduce_bench
+
+int main(int argc, char** argv) {
+  try {
+    return ferry_reduce_bench::run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ferry-reduce-bench: %s\n", e.what());
+    return 1;
+  }
+}

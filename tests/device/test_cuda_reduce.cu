@@ -1,0 +1,233 @@
+// Proves on a GPU what the CUDA backend promises about reduction launches:
+//  * after the first, a reduction launch allocates no device memory and copies back only its
+//    result (a few bytes, not one partial per block), at every grid size (one block and many);
+//  * the device fold is reproducible: the same launch gives the same bits every time;
+//  * host threads that launch reductions at once each get their own, correct, result;
+//  * results whose state is 1, 2, 4 or 8 bytes fold correctly on the device;
+//  * a launch whose bounds check fails stores no result (in its own process: a trap ends the
+//    CUDA context).
+// Results are checked against sequential loops on the host. Without a GPU every test skips.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ferry/ferry.hpp>
+#include <iterator>
+#include <limits>
+#include <random>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using ferry::index;
+
+bool have_gpu() {
+  try {
+    ferry::set_backend(ferry::backend::cuda);
+    return true;
+  } catch (const ferry::backend_error&) {
+    return false;
+  }
+}
+
+#define REQUIRE_GPU() \
+  if (!have_gpu()) GTEST_SKIP() << "no usable CUDA device"
+
+// Launch helpers: nvcc does not allow extended lambdas inside gtest's (private) TestBody.
+
+/// s = sum of x[0, m).
+void sum_prefix(const ferry::array<double>& x, index m, double& s) {
+  ferry::launch(
+      {.name = "sum_prefix"}, ferry::range{m},
+      [] FERRY_KERNEL(index i, ferry::view<const double> v, ferry::reducer<double, ferry::plus> r) {
+        r += v[i];
+      },
+      std::as_const(x), ferry::sum(s));
+}
+
+/// Sum, minimum and maximum of x in one launch (a state of three 8-byte values).
+void sum_min_max(const ferry::array<std::int64_t>& x, std::int64_t& s, std::int64_t& lo,
+                 std::int64_t& hi) {
+  ferry::launch(
+      {.name = "sum_min_max"}, ferry::range{static_cast<index>(x.size())},
+      [] FERRY_KERNEL(index i, ferry::view<const std::int64_t> v,
+                      ferry::reducer<std::int64_t, ferry::plus> a,
+                      ferry::reducer<std::int64_t, ferry::minimum> b,
+                      ferry::reducer<std::int64_t, ferry::maximum> c) {
+        a += v[i];
+        b.combine(v[i]);
+        c.combine(v[i]);
+      },
+      std::as_const(x), ferry::sum(s), ferry::min(lo), ferry::max(hi));
+}
+
+/// Maximum of byte values and minimum of 16-bit values of i: states of 1 and 2 bytes, none
+/// a multiple of 4 in size.
+void small_states(index n, unsigned char& big, std::int16_t& small) {
+  ferry::launch(
+      {.name = "small_states"}, ferry::range{n},
+      [] FERRY_KERNEL(index i, ferry::reducer<unsigned char, ferry::maximum> b,
+                      ferry::reducer<std::int16_t, ferry::minimum> s) {
+        b.combine(static_cast<unsigned char>((i * 7) % 251));
+        s.combine(static_cast<std::int16_t>((i * 13) % 30011 - 15000));
+      },
+      ferry::max(big), ferry::min(small));
+}
+
+/// Count of indices in a 32-bit state: the 4-byte load path.
+void count_indices(index n, std::uint32_t& c) {
+  ferry::launch(
+      {.name = "count_indices"}, ferry::range{n},
+      [] FERRY_KERNEL(index, ferry::reducer<std::uint32_t, ferry::plus> r) { r += 1u; },
+      ferry::sum(c));
+}
+
+/// A read past the end in the last index of a many-block reduction.
+void read_past_the_end_in_reduction(const std::vector<double>& x, double& s) {
+  ferry::launch(
+      {.name = "read_past_the_end_in_reduction"}, ferry::range{static_cast<index>(x.size())},
+      [] FERRY_KERNEL(index i, ferry::view<const double> v, ferry::reducer<double, ferry::plus> r) {
+        r += v[i + 1 == v.size() ? i + 1 : i];
+      },
+      std::as_const(x), ferry::sum(s));
+}
+
+bool same_bits(double a, double b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+TEST(cuda_reduce, launches_after_the_first_allocate_nothing_and_copy_only_the_result) {
+  REQUIRE_GPU();
+  const index n = index{1} << 22;  // many blocks: the old host fold copied one state per block
+  std::vector<double> values(static_cast<std::size_t>(n));
+  for (index i = 0; i < n; ++i) values[i] = static_cast<double>((i * 37) % 1001) - 500.0;
+  const ferry::array<double> x(values);
+  double warm = 0;
+  sum_prefix(x, n, warm);  // takes (and sizes) the reduction scratch
+  ferry::reset_stats();
+  // One block (m <= 256), a few, and the full grid; sums of integers are exact in any order.
+  const index sizes[] = {1, 200, 1000, 65537, n / 3, n, 1, n};
+  for (const index m : sizes) {
+    double s = 0, ref = 0;
+    for (index i = 0; i < m; ++i) ref += values[i];
+    sum_prefix(x, m, s);
+    EXPECT_EQ(s, ref) << "m = " << m;
+  }
+  const std::uint64_t launches = std::size(sizes);
+  const ferry::statistics st = ferry::stats();
+  EXPECT_EQ(st.allocations, 0u) << "a reduction launch allocated device memory";
+  EXPECT_EQ(st.h2d.count, 0u);
+  EXPECT_EQ(st.d2h.count, launches) << "one copy of the result per launch";
+  // The result state (one double and a placeholder for the view): a few bytes, where one state
+  // per block would be kilobytes at n.
+  EXPECT_LE(st.d2h.bytes, launches * 64);
+  EXPECT_GT(st.d2h.bytes, 0u);
+}
+
+TEST(cuda_reduce, the_same_launch_gives_the_same_bits_every_time) {
+  REQUIRE_GPU();
+  const index n = 10'000'019;
+  std::vector<double> values(static_cast<std::size_t>(n));
+  std::mt19937_64 gen(42);
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  long double ref = 0;
+  for (double& v : values) {
+    v = dist(gen);
+    ref += v;
+  }
+  const ferry::array<double> x(values);
+  double first = 0;
+  sum_prefix(x, n, first);
+  // Not exact (the order differs from the loop's); within what reassociation can change.
+  EXPECT_NEAR(first, static_cast<double>(ref), 1e-9 * static_cast<double>(n));
+  for (int r = 0; r < 30; ++r) {
+    double s = 0;
+    sum_prefix(x, n, s);
+    ASSERT_TRUE(same_bits(s, first)) << "run " << r << ": " << s << " != " << first;
+  }
+}
+
+TEST(cuda_reduce, threads_launching_at_once_each_get_their_own_result) {
+  REQUIRE_GPU();
+  constexpr int threads = 4, reps = 100;
+  const index n = 300'007;
+  std::vector<int> failures(threads, 0);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      std::vector<std::int64_t> v(static_cast<std::size_t>(n));
+      std::int64_t rs = 0, rlo = std::numeric_limits<std::int64_t>::max(),
+                   rhi = std::numeric_limits<std::int64_t>::lowest();
+      for (index i = 0; i < n; ++i) {
+        v[i] = ((i * 7919 + t * 104729) % 200'003) - 100'000 + (std::int64_t{t} << 40);
+        rs += v[i];
+        rlo = std::min(rlo, v[i]);
+        rhi = std::max(rhi, v[i]);
+      }
+      const ferry::array<std::int64_t> x(v);
+      for (int r = 0; r < reps; ++r) {
+        std::int64_t s = 0, lo = 0, hi = 0;
+        sum_min_max(x, s, lo, hi);
+        if (s != rs || lo != std::min<std::int64_t>(0, rlo) || hi != std::max<std::int64_t>(0, rhi))
+          ++failures[t];
+      }
+    });
+  for (std::thread& th : pool) th.join();
+  for (int t = 0; t < threads; ++t) EXPECT_EQ(failures[t], 0) << "thread " << t;
+}
+
+TEST(cuda_reduce, states_of_one_two_and_four_bytes_fold_on_the_device) {
+  REQUIRE_GPU();
+  for (const index n : {index{1}, index{255}, index{4097}, index{3'000'017}}) {
+    unsigned char big = 0;
+    std::int16_t small = std::numeric_limits<std::int16_t>::max();
+    small_states(n, big, small);
+    unsigned char rbig = 0;
+    std::int16_t rsmall = std::numeric_limits<std::int16_t>::max();
+    for (index i = 0; i < n; ++i) {
+      rbig = std::max(rbig, static_cast<unsigned char>((i * 7) % 251));
+      rsmall = std::min(rsmall, static_cast<std::int16_t>((i * 13) % 30011 - 15000));
+    }
+    EXPECT_EQ(big, rbig) << "n = " << n;
+    EXPECT_EQ(small, rsmall) << "n = " << n;
+    std::uint32_t c = 5;
+    count_indices(n, c);
+    EXPECT_EQ(c, 5u + static_cast<std::uint32_t>(n)) << "n = " << n;
+  }
+}
+
+// A failed bounds check ends the launch before any fold: the launch raises device_error and
+// the target keeps its value. Run in a child process (a trap ends the CUDA context); the exit
+// code says what happened: 3 device_error and target untouched, 6 device_error but a result
+// was stored, 4 another error, 0 no error.
+TEST(cuda_reduce_death, a_failed_bounds_check_stores_no_result) {
+  REQUIRE_GPU();
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        int code = 0;
+        double s = 42.0;
+        try {
+          ferry::set_backend(ferry::backend::cuda);
+          const std::vector<double> x(1 << 20, 1.0);
+          read_past_the_end_in_reduction(x, s);
+          std::fprintf(stderr, "no error raised\n");
+        } catch (const ferry::device_error& e) {
+          std::fprintf(stderr, "caught: %s\n", e.what());
+          code = s == 42.0 ? 3 : 6;
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "other exception: %s\n", e.what());
+          code = 4;
+        }
+        std::fflush(stderr);
+        std::exit(code);
+      },
+      ::testing::ExitedWithCode(3), "caught: ferry: read_past_the_end_in_reduction: ");
+}
+
+}  // namespace
