@@ -140,6 +140,7 @@ class cuda_device final : public device_runtime {
 
   cudaStream_t stream() const { return stream_; }
   int multiprocessors() const { return props_.multiProcessorCount; }
+  std::size_t shared_per_block_optin() const { return props_.sharedMemPerBlockOptin; }
   // Kernel names have static storage (literals or kernel_type_name's cache): keep the pointer,
   // no copy on the launch path.
   void note_kernel(const char* k) { last_kernel_ = k; }
@@ -219,6 +220,19 @@ void* alloc_scratch(std::size_t n, const char* kernel) {
 
 void free_scratch(void* p) noexcept {
   the_device().deallocate(p, 0);
+}
+
+std::size_t max_block_shared_bytes() {
+  return the_device().shared_per_block_optin();
+}
+
+void allow_dynamic_shared(const void* f, std::size_t bytes, const char* kernel) {
+  const cudaError_t e =
+      cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    throw launch_error(kernel, cuda_message("cudaFuncSetAttribute (dynamic shared memory)", e));
+  }
 }
 
 }  // namespace cuda
