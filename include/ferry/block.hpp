@@ -186,13 +186,17 @@ inline constexpr bool is_shared_v<shared<T>> = true;
 /// Whether W... are distinct positions below n.
 template <std::size_t N, std::size_t... W>
 consteval bool valid_writes() {
-  constexpr std::array<std::size_t, sizeof...(W) + 1> w{W..., 0};
-  for (std::size_t a = 0; a < sizeof...(W); ++a) {
-    if (w[a] >= N) return false;
-    for (std::size_t b = a + 1; b < sizeof...(W); ++b)
-      if (w[a] == w[b]) return false;
+  if constexpr (sizeof...(W) == 0) {
+    return true;
+  } else {
+    constexpr std::array<std::size_t, sizeof...(W)> w{W...};
+    for (std::size_t a = 0; a < w.size(); ++a) {
+      if (w[a] >= N) return false;
+      for (std::size_t b = a + 1; b < w.size(); ++b)
+        if (w[a] == w[b]) return false;
+    }
+    return true;
   }
-  return true;
 }
 }  // namespace detail
 

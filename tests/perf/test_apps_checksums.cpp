@@ -85,7 +85,9 @@ INSTANTIATE_TEST_SUITE_P(
                       expected_checksum{"Stream_DOT", 39999973.379841},
                       expected_checksum{"Basic_TRAP_INT", 785.879931729},
                       expected_checksum{"Basic_PI_REDUCE", 3.1415926535898766, 1},
-                      expected_checksum{"Basic_REDUCE3_INT", 1700, 1}),
+                      expected_checksum{"Basic_REDUCE3_INT", 1700, 1},
+                      // Block-shared tiles (ferry::launch_blocks); idempotent, so one rep.
+                      expected_checksum{"Basic_MAT_MAT_SHARED", 999963838.437504, 1}),
     [](const ::testing::TestParamInfo<expected_checksum>& info) {
       return std::string(info.param.kernel);
     });
@@ -181,6 +183,7 @@ TEST(AppsCounters, DefaultSizesAndBytesMatchSpecTable) {
       {"Basic_TRAP_INT", 1000000, 1000000, 0, 10e6},
       {"Basic_PI_REDUCE", 1000000, 1000000, 0, 6e6 + 1},
       {"Basic_REDUCE3_INT", 1000000, 1000000, 4e6, 0},
+      {"Basic_MAT_MAT_SHARED", 1000000, 1016064, 24e6, 2048385024},
   };
   auto kernels = make_all_kernels();
   for (const auto& r : rows) {
