@@ -18,7 +18,7 @@ using namespace ferry_perf::cuda_baseline;  // NOLINT: the shared base_cuda help
 
 constexpr Index_type tile_size = mat_mat_tile;
 
-__global__ void __launch_bounds__(tile_size * tile_size)
+__global__ void __launch_bounds__(tile_size* tile_size)
     mat_mat_shared(Index_type n, Real_type* c, const Real_type* a, const Real_type* b) {
   const Index_type tx = threadIdx.x, ty = threadIdx.y;
   const Index_type bx = blockIdx.x, by = blockIdx.y;

@@ -44,20 +44,17 @@ void rep(MAT_MAT_SHARED& k) {
                              bs = kk + th.local.j < n && col < n ? b[(kk + th.local.j) * n + col]
                                                                  : 0.0;
                            }),
-              ferry::phase([] FERRY_KERNEL(const thread& th, Real_type& sum,
-                                           ferry::view2d<const Real_type> as,
-                                           ferry::view2d<const Real_type> bs,
-                                           ferry::view<const Real_type>,
-                                           ferry::view<const Real_type>, ferry::index) {
+              ferry::phase([] FERRY_KERNEL(
+                               const thread& th, Real_type& sum, ferry::view2d<const Real_type> as,
+                               ferry::view2d<const Real_type> bs, ferry::view<const Real_type>,
+                               ferry::view<const Real_type>, ferry::index) {
                 // as(m, ty) is As[ty][m], bs(tx, m) is Bs[m][tx] (view2d: i fastest).
-                for (ferry::index m = 0; m < tl; ++m)
-                  sum += as(m, th.local.j) * bs(th.local.i, m);
+                for (ferry::index m = 0; m < tl; ++m) sum += as(m, th.local.j) * bs(th.local.i, m);
               })),
           ferry::finish([] FERRY_KERNEL(const thread&, const Real_type& sum, Real_type& c,
                                         ferry::view<const Real_type>, ferry::view<const Real_type>,
                                         ferry::index) { c = sum; })),
-      ferry::write_only(ferry::elementwise(k.m_c)), std::as_const(k.m_a), std::as_const(k.m_b),
-      n);
+      ferry::write_only(ferry::elementwise(k.m_c)), std::as_const(k.m_a), std::as_const(k.m_b), n);
 }
 
 void run_ferry_a(MAT_MAT_SHARED& k, int reps, rep_timer& t) {
@@ -100,9 +97,8 @@ void run_ferry_c(MAT_MAT_SHARED& k, int reps, rep_timer& t) {
                                const ferry::index kk = th.step * tl;
                                as = kk + th.local.i < n && row < n ? a[row * n + kk + th.local.i]
                                                                    : 0.0;
-                               bs = kk + th.local.j < n && col < n
-                                        ? b[(kk + th.local.j) * n + col]
-                                        : 0.0;
+                               bs = kk + th.local.j < n && col < n ? b[(kk + th.local.j) * n + col]
+                                                                   : 0.0;
                              }),
                 ferry::phase([] FERRY_KERNEL(const thread& th, Real_type& sum,
                                              ferry::view2d<const Real_type> as,
@@ -116,8 +112,7 @@ void run_ferry_c(MAT_MAT_SHARED& k, int reps, rep_timer& t) {
                                           const Real_type*, const Real_type*, ferry::index n) {
               c[th.global.j * n + th.global.i] = sum;
             })),
-        c.get(), static_cast<const Real_type*>(a.get()), static_cast<const Real_type*>(b.get()),
-        n);
+        c.get(), static_cast<const Real_type*>(a.get()), static_cast<const Real_type*>(b.get()), n);
   }
   t.stop();
   c.copy_to_host(k.m_c);
