@@ -263,6 +263,25 @@ TEST_P(block_test, unsafe_block_launch_on_raw_pointers_matches_three_loops) {
   EXPECT_EQ(c, mat_mat_reference(n, a, b));
 }
 
+TEST_P(block_test, block_launches_on_preloaded_data_copy_nothing) {
+  const ferry::index n = 20;
+  const auto a = numbered(static_cast<std::size_t>(n * n), 0.5);
+  const auto b = numbered(static_cast<std::size_t>(n * n), 0.25);
+  std::vector<double> c(static_cast<std::size_t>(n * n), -7.0);
+  {
+    auto ra = ferry::preload(std::as_const(a));
+    auto rb = ferry::preload(std::as_const(b));
+    auto wc = ferry::preload_mut(c);
+    const ferry::statistics before = ferry::stats();
+    for (int r = 0; r < 3; ++r) mat_mat_shared(n, a, b, c);
+    const ferry::statistics loop = ferry::stats();
+    EXPECT_EQ(loop.h2d.count, before.h2d.count) << "the block launches copied host->device";
+    EXPECT_EQ(loop.d2h.count, before.d2h.count) << "the block launches copied device->host";
+    EXPECT_EQ(loop.launches, before.launches + 3);
+  }
+  EXPECT_EQ(c, mat_mat_reference(n, a, b));
+}
+
 TEST_P(block_test, a_phase_reads_what_other_threads_wrote_in_the_phase_before) {
   const std::size_t n = 29;  // 3 full blocks of 8 and a partial one of 5
   const auto x = numbered(n, 1.0);
