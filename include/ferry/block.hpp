@@ -682,7 +682,14 @@ inline std::string shared_size_problem(std::size_t bytes, std::size_t limit, con
 }  // namespace ferry
 
 #if FERRY_ENABLE_CUDA && defined(__CUDACC__)
-#include "ferry/backend/cuda/block.cuh"
+// Defined in ferry/backend/cuda/block.cuh (included at the end of this file) and the compiled
+// CUDA runtime.
+namespace ferry::detail::cuda {
+std::size_t max_block_shared_bytes();
+template <class Blocked, class Kernel, class Bound, class States, class PhaseArgs, class AllArgs>
+void execute_blocks(const char* name, const block_geometry& g, const Kernel& kern,
+                    const Bound& bound);
+}  // namespace ferry::detail::cuda
 #endif
 
 namespace ferry {
@@ -872,3 +879,7 @@ void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel&
 
 }  // namespace unsafe
 }  // namespace ferry
+
+#if FERRY_ENABLE_CUDA && defined(__CUDACC__)
+#include "ferry/backend/cuda/block.cuh"
+#endif

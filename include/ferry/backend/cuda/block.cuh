@@ -15,6 +15,7 @@
 #include <string>
 
 #include "ferry/backend/cuda/launch.cuh"
+#include "ferry/block.hpp"
 
 namespace ferry::detail::cuda {
 
