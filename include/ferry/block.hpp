@@ -32,6 +32,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <exception>
 #include <new>
@@ -608,11 +609,22 @@ void run_host_block(const Kernel& kern, const block_geometry& g, index bx, index
     }
   };
   auto run_phase = [&](const auto& p, index step) {
-    for_threads(step, [&](const block_thread<Idx>& th, int t) {
-      call_phase<Blocked, Kernel>(p, th, st[static_cast<std::size_t>(t)], smem, t, bound, as,
-                                  std::make_index_sequence<Kernel::n_shared>{}, PhaseArgs{},
-                                  nullptr);
-    });
+    try {
+      for_threads(step, [&](const block_thread<Idx>& th, int t) {
+        call_phase<Blocked, Kernel>(p, th, st[static_cast<std::size_t>(t)], smem, t, bound, as,
+                                    std::make_index_sequence<Kernel::n_shared>{}, PhaseArgs{},
+                                    nullptr);
+      });
+    } catch (const bounds_fault& f) {
+      // A view of this block's shared storage is no launch argument: name the shared array
+      // (launch_blocks adds the kernel). Other faults go on to be mapped to their argument.
+      const auto q = reinterpret_cast<std::uintptr_t>(f.base());
+      const auto base = reinterpret_cast<std::uintptr_t>(smem);
+      for (std::size_t k = 0; k < L::count; ++k)
+        if (q >= base + L::offsets[k] && q < base + L::offsets[k + 1])
+          throw bounds_error("", "shared array " + std::to_string(k) + ": " + f.detail());
+      throw;
+    }
   };
   std::apply(
       [&](const auto&... step) {
@@ -750,7 +762,7 @@ void dispatch_blocks(const char* name, backend b, const Blocked& space, const Ke
 ///                 limit), or (CUDA) more blocks than a grid holds (2^31 - 1 along x, 65535
 ///                 along y and z) — both before anything is copied;
 ///   bounds_error  a shared or argument view indexed out of bounds (host backends: at once,
-///                 naming the kernel; a shared array's view is "not a launch argument"); on a
+///                 naming the kernel and "shared array <k>" or the argument); on a
 ///                 device the thread traps after the kernel and the launch fails as device_error.
 template <class Blocked, class Kernel, class... A>
 void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel& kernel,

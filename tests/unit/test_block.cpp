@@ -341,7 +341,9 @@ TEST_P(block_test, shared_views_are_bounds_checked) {
     FAIL() << "a shared read past the tile was not detected";
   } catch (const ferry::bounds_error& e) {
     EXPECT_EQ(e.kernel(), "read_shared_past_end");
-    EXPECT_TRUE(contains(e.what(), "view2d index (8, 0) out of bounds [0, 8) x [0, 8)"));
+    EXPECT_TRUE(contains(e.what(),
+                         "ferry: read_shared_past_end: shared array 0: view2d index (8, 0) out of "
+                         "bounds [0, 8) x [0, 8)"));
   }
 }
 
