@@ -20,6 +20,7 @@
 #include "ferry/data/mapping.hpp"
 #include "ferry/data/reduce.hpp"
 #include "ferry/data/resident.hpp"
+#include "ferry/block.hpp"
 #include "ferry/launch.hpp"
 #include "ferry/partition/indirect.hpp"
 #include "ferry/partition/strategy.hpp"

@@ -8,8 +8,10 @@
 //  * a failed bounds check in device code fails the launch with a device_error naming the
 //    kernel (each in its own process): a chunks<2> write of c[2], a read past a read-only
 //    view, a read from a view with no elements, a view2d index past its tile, an atomic_add index
-//    past the target, a view indexed inside ferry::unsafe::launch, a reduction launch, and an
-//    element type larger than the sink (checked at the access instead).
+//    past the target, a view indexed inside ferry::unsafe::launch, a reduction launch, an
+//    element type larger than the sink (checked at the access instead), and a block-shared
+//    view of ferry::launch_blocks;
+//  * a block launch may use more block-shared memory than CUDA's 48 KiB static limit.
 // Without a GPU every test skips.
 #include <gtest/gtest.h>
 
@@ -136,6 +138,49 @@ void tile_write_out_of_bounds() {
         if (t.i == 1 && t.j == 1) tile(4, 0) = 2.0;
       },
       ferry::tiles2d(m, 8, 4, 4));
+}
+
+/// launch_blocks: a phase reads slot (8, 0) of an 8 x 8 shared tile.
+void shared_read_out_of_bounds() {
+  std::vector<double> out(64, 0.0);
+  using thread = ferry::block_thread<ferry::index2>;
+  ferry::launch_blocks(
+      {.name = "shared_read_out_of_bounds"}, ferry::blocks<8, 8>(ferry::range2d{8, 8}),
+      ferry::block_kernel<double, ferry::shared<double>>(
+          ferry::phase(ferry::writes<0>,
+                       [] FERRY_KERNEL(const thread&, double&, double& s) { s = 1.0; }),
+          ferry::phase([] FERRY_KERNEL(const thread& th, double& v, ferry::view2d<const double> s) {
+            v = s(th.local.i + 1, th.local.j);
+          }),
+          ferry::finish([] FERRY_KERNEL(const thread&, const double& v, double& o) { o = v; })),
+      ferry::elementwise(out));
+  ferry::synchronize();
+}
+
+/// 64 KiB of block-shared memory (above CUDA's 48 KiB static limit, so ferry sets the kernel's
+/// dynamic shared-memory attribute): 256 threads, a 32-double slot each; each thread fills its
+/// slot, then sums its mirror thread's slot.
+struct wide_slot {
+  double v[32];
+};
+void sum_mirror_slots(std::vector<double>& out) {
+  using thread = ferry::block_thread<ferry::index>;
+  ferry::launch_blocks(
+      {.name = "sum_mirror_slots"},
+      ferry::blocks<256>(ferry::range{static_cast<ferry::index>(out.size())}),
+      ferry::block_kernel<double, ferry::shared<wide_slot>>(
+          ferry::phase(ferry::writes<0>,
+                       [] FERRY_KERNEL(const thread& th, double&, wide_slot& s) {
+                         for (int m = 0; m < 32; ++m)
+                           s.v[m] = static_cast<double>(th.global * 32 + m);
+                       }),
+          ferry::phase(
+              [] FERRY_KERNEL(const thread& th, double& sum, ferry::view<const wide_slot> s) {
+                const wide_slot& w = s[255 - th.local];
+                for (int m = 0; m < 32; ++m) sum += w.v[m];
+              }),
+          ferry::finish([] FERRY_KERNEL(const thread&, const double& sum, double& o) { o = sum; })),
+      ferry::elementwise(out));
 }
 
 /// atomic_add into a 16-bin histogram with one index past the end.
@@ -398,6 +443,23 @@ TEST(cuda_device_death, read_from_an_empty_view_raises_device_error_naming_the_k
 TEST(cuda_device_death, write_through_an_empty_subview_raises_device_error) {
   REQUIRE_GPU();
   expect_device_error(write_through_empty_subview, "caught: ferry: write_through_empty_subview: ");
+}
+
+TEST(cuda_device, block_launch_with_64_kib_of_shared_memory_matches_a_sequential_reference) {
+  REQUIRE_GPU();
+  std::vector<double> out(1024, -1.0);
+  sum_mirror_slots(out);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const std::size_t mirror = i / 256 * 256 + (255 - i % 256);
+    double s = 0.0;
+    for (std::size_t m = 0; m < 32; ++m) s += static_cast<double>(mirror * 32 + m);
+    EXPECT_EQ(out[i], s) << "i = " << i;
+  }
+}
+
+TEST(cuda_device_death, shared_read_out_of_bounds_raises_device_error_naming_the_kernel) {
+  REQUIRE_GPU();
+  expect_device_error(shared_read_out_of_bounds, "caught: ferry: shared_read_out_of_bounds: ");
 }
 
 TEST(cuda_device_death, tile_write_out_of_bounds_raises_device_error_naming_the_kernel) {

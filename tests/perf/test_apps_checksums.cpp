@@ -95,7 +95,9 @@ INSTANTIATE_TEST_SUITE_P(
                       // implementation of spec 2.15, no FMA contraction, long-double Kahan
                       // checksum; the same program reproduces HYDRO_1D's Appendix A value).
                       // Accumulates, so it needs the default 100 reps.
-                      expected_checksum{"Lcals_HYDRO_2D", 299896.255265425}),
+                      expected_checksum{"Lcals_HYDRO_2D", 299896.255265425},
+                      // Block-shared tiles (ferry::launch_blocks); idempotent, so one rep.
+                      expected_checksum{"Basic_MAT_MAT_SHARED", 999963838.437504, 1}),
     [](const ::testing::TestParamInfo<expected_checksum>& info) {
       return std::string(info.param.kernel);
     });
@@ -195,6 +197,7 @@ TEST(AppsCounters, DefaultSizesAndBytesMatchSpecTable) {
       {"Lcals_HYDRO_2D", 1000000, 2988012, 159504352, 43824176},
       {"Apps_LTIMES_NOVIEW", 999424, 390400, 14254592, 49971200},
       {"Apps_NODAL_ACCUMULATION_3D", 1000000, 1000000, 32484816, 9e6},
+      {"Basic_MAT_MAT_SHARED", 1000000, 1016064, 24e6, 2048385024},
   };
   auto kernels = make_all_kernels();
   for (const auto& r : rows) {

@@ -172,6 +172,7 @@ class cuda_device final : public device_runtime {
 
   cudaStream_t stream() const { return stream_; }
   int multiprocessors() const { return props_.multiProcessorCount; }
+  std::size_t shared_per_block_optin() const { return props_.sharedMemPerBlockOptin; }
   // Kernel names have static storage (literals or kernel_type_name's cache): keep the pointer,
   // no copy on the launch path.
   void note_kernel(const char* k) { last_kernel_ = k; }
@@ -302,6 +303,19 @@ void read_reduction_result(reduction_scratch& s, const void* dev, std::size_t n,
   record_transfer(false, n,
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
                   kernel);
+}
+
+std::size_t max_block_shared_bytes() {
+  return the_device().shared_per_block_optin();
+}
+
+void allow_dynamic_shared(const void* f, std::size_t bytes, const char* kernel) {
+  const cudaError_t e =
+      cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    throw launch_error(kernel, cuda_message("cudaFuncSetAttribute (dynamic shared memory)", e));
+  }
 }
 
 }  // namespace cuda

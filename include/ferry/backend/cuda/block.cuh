@@ -1,0 +1,98 @@
+// ferry: the CUDA backend's block launch (ferry::launch_blocks). Included by ferry/block.hpp
+// when a translation unit is compiled as CUDA in a build with FERRY_DEVICE_BACKEND=cuda.
+//
+// One CUDA block per ferry block, of the block shape's threads (a compile-time count, with
+// __launch_bounds__). The shared arrays are one dynamic __shared__ buffer carved at
+// compile-time offsets (dynamic so that a block may use more than the 48 KiB static limit, up to
+// the device's opt-in limit). Each phase is followed by exactly one __syncthreads(); finish,
+// which touches no shared memory, by none. The per-thread state is a local of the kernel
+// (registers).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+
+#include "ferry/backend/cuda/launch.cuh"
+#include "ferry/block.hpp"
+
+namespace ferry::detail::cuda {
+
+/// Bytes of shared memory a block of the current device may use (sharedMemPerBlockOptin).
+std::size_t max_block_shared_bytes();
+/// Lets kernel `f` launch with `bytes` of dynamic shared memory (needed above 48 KiB:
+/// cudaFuncAttributeMaxDynamicSharedMemorySize). Throws launch_error naming `kernel`.
+void allow_dynamic_shared(const void* f, std::size_t bytes, const char* kernel);
+
+/// The block kernel: every thread runs every phase, one barrier after each.
+template <class Blocked, class Kernel, class Bound, class States, class PhaseArgs, class AllArgs>
+__global__ void __launch_bounds__(Blocked::threads)
+    kernel_blocks(block_geometry g, Kernel kern, Bound b) {
+  // One declaration, one type, for every instantiation: nvcc requires extern __shared__ arrays
+  // to agree; the layout casts it per array (offsets aligned for each element type).
+  extern __shared__ __align__(16) unsigned char ferry_block_smem[];
+  const index tx = threadIdx.x, ty = threadIdx.y, tz = threadIdx.z;
+  block_thread<typename Blocked::index_type> th =
+      make_thread<Blocked>(g, blockIdx.x, blockIdx.y, blockIdx.z, tx, ty, tz);
+  const int slot = static_cast<int>(tx + Blocked::bx * (ty + Blocked::by * tz));
+  typename Kernel::state_type st{};
+  States as{};
+  unsigned fault = 0;
+  auto run_phase = [&](const auto& p) {
+    call_phase<Blocked, Kernel>(p, th, st, ferry_block_smem, slot, b, as,
+                                std::make_index_sequence<Kernel::n_shared>{}, PhaseArgs{}, &fault);
+    __syncthreads();
+  };
+  auto one = [&](const auto& s) {
+    using S = std::remove_cvref_t<decltype(s)>;
+    if constexpr (is_phase_v<S>) {
+      th.step = 0;
+      run_phase(s);
+    } else if constexpr (is_repeat_v<S>) {
+      for (index r = 0; r < s.count; ++r) {
+        th.step = r;
+        [&]<std::size_t... P>(std::index_sequence<P...>) {
+          (run_phase(std::get<P>(s.phases)), ...);
+        }
+        (std::make_index_sequence<std::tuple_size_v<decltype(s.phases)>>{});
+      }
+    } else {
+      th.step = 0;
+      if (th.inside) call_finish<Blocked, Kernel>(s, th, st, b, as, AllArgs{}, &fault);
+    }
+  };
+  [&]<std::size_t... N>(std::index_sequence<N...>) {
+    (one(std::get<N>(kern.steps)), ...);
+  }
+  (std::make_index_sequence<std::tuple_size_v<decltype(kern.steps)>>{});
+  trap_on_fault(fault);  // after every barrier: a faulting thread still reaches them all
+}
+
+/// Runs a block launch on the ferry stream. Throws launch_error (a grid too large, shared
+/// memory refused) or device_error.
+template <class Blocked, class Kernel, class Bound, class States, class PhaseArgs, class AllArgs>
+void execute_blocks(const char* name, const block_geometry& g, const Kernel& kern,
+                    const Bound& bound) {
+  nvtx_range range(name);
+  if (g.blocks[0] > 0x7fffffff || g.blocks[1] > 65535 || g.blocks[2] > 65535)
+    throw launch_error(name, "the index space needs " + std::to_string(g.blocks[0]) + " x " +
+                                 std::to_string(g.blocks[1]) + " x " + std::to_string(g.blocks[2]) +
+                                 " blocks, more than a CUDA grid holds (2^31 - 1 x 65535 x "
+                                 "65535); split the launch");
+  using L = layout_of<Blocked::threads, typename Kernel::shared_list>;
+  constexpr std::size_t bytes = L::bytes;
+  auto* f = kernel_blocks<Blocked, Kernel, Bound, States, PhaseArgs, AllArgs>;
+  if constexpr (bytes > 48 * 1024) {
+    static const bool allowed =
+        (allow_dynamic_shared(reinterpret_cast<const void*>(f), bytes, name), true);
+    (void)allowed;
+  }
+  const dim3 grid(static_cast<unsigned>(g.blocks[0]), static_cast<unsigned>(g.blocks[1]),
+                  static_cast<unsigned>(g.blocks[2]));
+  const dim3 block(Blocked::bx, Blocked::by, Blocked::bz);
+  f<<<grid, block, bytes, stream()>>>(g, kern, bound);
+  after_launch(name);
+}
+
+}  // namespace ferry::detail::cuda

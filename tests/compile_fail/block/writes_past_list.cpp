@@ -1,0 +1,31 @@
+// writes<...> naming a position past the list of shared arrays is rejected. The control names
+// array 0, the only one.
+#include <ferry/ferry.hpp>
+
+#include <vector>
+
+using thread = ferry::block_thread<ferry::index>;
+
+void run(std::vector<double>& out) {
+#ifdef FERRY_COMPILE_FAIL_CONTROL
+  ferry::launch_blocks(
+      ferry::blocks<8>(ferry::range{8}),
+      ferry::block_kernel<double, ferry::shared<double>>(
+          ferry::phase(ferry::writes<0>,
+                       [] FERRY_KERNEL(const thread&, double&, double& s) { s = 1.0; }),
+          ferry::finish([] FERRY_KERNEL(const thread&, const double& v, double& o) { o = v; })),
+      ferry::elementwise(out));
+
+#else
+  ferry::launch_blocks(
+      ferry::blocks<8>(ferry::range{8}),
+      ferry::block_kernel<double, ferry::shared<double>>(
+          ferry::phase(ferry::writes<1>,
+                       [] FERRY_KERNEL(const thread&, double&, ferry::view<const double>) {}),
+          ferry::finish([] FERRY_KERNEL(const thread&, const double& v, double& o) { o = v; })),
+      ferry::elementwise(out));
+
+#endif
+}
+
+int main() {}
