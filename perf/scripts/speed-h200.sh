@@ -55,7 +55,7 @@ perf=$(bin ferry-perf)
 step suite 300 "$perf" --backend cuda --npasses "$npasses" -v base_cuda,ferry_A,ferry_B,ferry_C \
   --csv "$out/suite.csv" --json "$out/suite.json"
 pdir=$(dirname "$perf")
-step bounds 200 "$here/bounds-cost.sh" -n 3 -b "$pdir" -o "$out/bounds-cost.csv" -- \
+[[ -x $pdir/ferry-perf-unchecked ]] && step bounds 200 "$here/bounds-cost.sh" -n 3 -b "$pdir" -o "$out/bounds-cost.csv" -- \
   --backend cuda -k Apps -v ferry_B,ferry_C
 rb=$(bin ferry-reduce-bench)
 [[ -n $rb ]] && step reduce 120 "$rb" --passes 5 --csv "$out/reduce.csv"
