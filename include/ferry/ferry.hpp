@@ -8,6 +8,7 @@
 //       ferry::elementwise(y), std::as_const(x), a);
 #pragma once
 
+#include "ferry/block.hpp"
 #include "ferry/core/backend.hpp"
 #include "ferry/core/config.hpp"
 #include "ferry/core/error.hpp"
@@ -20,7 +21,6 @@
 #include "ferry/data/mapping.hpp"
 #include "ferry/data/reduce.hpp"
 #include "ferry/data/resident.hpp"
-#include "ferry/block.hpp"
 #include "ferry/launch.hpp"
 #include "ferry/partition/indirect.hpp"
 #include "ferry/partition/strategy.hpp"

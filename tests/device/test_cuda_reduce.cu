@@ -123,8 +123,8 @@ TEST(cuda_reduce, launches_after_the_first_allocate_nothing_and_copy_only_the_re
   EXPECT_EQ(st.allocations, 0u) << "a reduction launch allocated device memory";
   EXPECT_EQ(st.h2d.count, 0u);
   EXPECT_EQ(st.d2h.count, launches) << "one copy of the result per launch";
-  // The result state (one double and a placeholder for the view): a few bytes, where one state
-  // per block would be kilobytes at n.
+  // The result state (one double for the sum and a one-byte dummy state for the view argument): a
+  // few bytes, where one state per block would be kilobytes at n.
   EXPECT_LE(st.d2h.bytes, launches * 64);
   EXPECT_GT(st.d2h.bytes, 0u);
 }
