@@ -116,30 +116,8 @@ class device_buffer {
 
 }  // namespace ferry::unsafe
 
-#if FERRY_ENABLE_CUDA && defined(__CUDACC__)
-#include "ferry/backend/cuda/launch.cuh"
-namespace ferry::detail::cuda {
-/// Raw kernel of ferry::unsafe::launch.
-template <class K, class... A>
-__global__ void kernel_unsafe(K k, A... args) {
-  ferry::unsafe::thread_index t;
-  t.thread = {threadIdx.x, threadIdx.y, threadIdx.z};
-  t.block = {blockIdx.x, blockIdx.y, blockIdx.z};
-  t.block_dim = {blockDim.x, blockDim.y, blockDim.z};
-  t.grid_dim = {gridDim.x, gridDim.y, gridDim.z};
-  k(t, args...);
-}
-
-/// Runs a raw launch (ferry::unsafe::launch) on the ferry stream.
-template <class K, class... A>
-void execute_unsafe(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                    const K& k, const A&... args) {
-  nvtx_range range("ferry::unsafe::launch");
-  kernel_unsafe<K, A...><<<dim3(gx, gy, gz), dim3(bx, by, bz), 0, stream()>>>(k, args...);
-  after_launch("ferry::unsafe::launch");
-}
-
-}  // namespace ferry::detail::cuda
+#if FERRY_DEVICE_TU
+#include FERRY_DEVICE_LAUNCH_HEADER
 #endif
 
 namespace ferry::unsafe {
@@ -191,15 +169,13 @@ void launch(dim3 grid, dim3 block, K kernel, A... args) {
     case backend::openmp:
       detail::execute_host<K, A...>(grid, block, kernel, args..., true);
       return;
-    case backend::cuda:
-#if FERRY_ENABLE_CUDA && defined(__CUDACC__)
-      ferry::detail::cuda::execute_unsafe(grid.x, grid.y, grid.z, block.x, block.y, block.z, kernel,
-                                          args...);
+    default:  // the build's device backend (ferry/backend/device.hpp)
+#if FERRY_DEVICE_TU
+      ferry::detail::device::execute_unsafe<thread_index>(grid.x, grid.y, grid.z, block.x, block.y,
+                                                          block.z, kernel, args...);
       return;
 #else
-      throw backend_error("ferry::unsafe::launch",
-                          "this translation unit was not compiled as CUDA; set "
-                          "FERRY_BACKEND=openmp or compile it with nvcc");
+      throw backend_error("ferry::unsafe::launch", ferry::detail::device_not_compiled_unsafe);
 #endif
   }
 }

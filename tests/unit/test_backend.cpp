@@ -6,7 +6,7 @@
 
 #include "backend_param.hpp"
 
-#if FERRY_ENABLE_CUDA
+#if FERRY_DEVICE_TU && defined(__CUDACC__)
 #include <cuda_runtime.h>
 #endif
 
@@ -16,12 +16,13 @@ using ferry_test::contains;
 
 TEST(backend_selection, names_round_trip) {
   for (ferry::backend b : {ferry::backend::serial, ferry::backend::checked, ferry::backend::openmp,
-                           ferry::backend::cuda})
+                           ferry::backend::cuda, ferry::backend::hip})
     EXPECT_EQ(ferry::parse_backend(ferry::to_string(b)), b);
   EXPECT_STREQ(ferry::to_string(ferry::backend::serial), "serial");
   EXPECT_STREQ(ferry::to_string(ferry::backend::checked), "checked");
   EXPECT_STREQ(ferry::to_string(ferry::backend::openmp), "openmp");
   EXPECT_STREQ(ferry::to_string(ferry::backend::cuda), "cuda");
+  EXPECT_STREQ(ferry::to_string(ferry::backend::hip), "hip");
 }
 
 TEST(backend_selection, unknown_name_lists_valid_names) {
@@ -30,7 +31,7 @@ TEST(backend_selection, unknown_name_lists_valid_names) {
     FAIL() << "unknown backend accepted";
   } catch (const ferry::backend_error& e) {
     EXPECT_TRUE(contains(e.what(), "bogus"));
-    for (const char* name : {"serial", "checked", "openmp", "cuda"})
+    for (const char* name : {"serial", "checked", "openmp", "cuda", "hip"})
       EXPECT_TRUE(contains(e.what(), name));
   }
   EXPECT_THROW((void)ferry::parse_backend(""), ferry::backend_error);
@@ -51,7 +52,7 @@ TEST(backend_selection, host_backends_are_always_compiled_and_selectable) {
 
 /// Number of CUDA devices, asked of the CUDA runtime itself (0 without CUDA or a driver).
 int cuda_device_count() {
-#if FERRY_ENABLE_CUDA
+#if FERRY_DEVICE_TU && defined(__CUDACC__)
   int n = 0;
   return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
 #else
@@ -90,6 +91,29 @@ TEST(backend_selection, device_backend_missing_is_an_error_not_a_fallback) {
     EXPECT_TRUE(contains(ferry::device_description(), "CUDA driver"))
         << ferry::device_description();
   }
+}
+
+// Backends are plug-ins: a build holds at most one device backend, and selecting one it lacks
+// names the CMake option that adds it.
+TEST(backend_selection, device_backends_outside_the_build_are_refused_by_name) {
+  int compiled = 0;
+  for (ferry::backend d : ferry_test::device_backends) {
+    if (ferry::backend_compiled(d)) {
+      ++compiled;
+      continue;
+    }
+    ferry::set_backend(ferry::backend::serial);
+    try {
+      ferry::set_backend(d);
+      FAIL() << ferry::to_string(d) << " selected in a build without it";
+    } catch (const ferry::backend_error& e) {
+      EXPECT_TRUE(contains(e.what(), "not compiled into this build")) << e.what();
+      EXPECT_TRUE(contains(e.what(), std::string("-DFERRY_DEVICE_BACKEND=") + ferry::to_string(d)))
+          << e.what();
+    }
+    EXPECT_EQ(ferry::current_backend(), ferry::backend::serial);
+  }
+  EXPECT_LE(compiled, 1);
 }
 
 TEST(backend_selection, parameterised_tests_cover_every_host_backend) {

@@ -13,11 +13,12 @@ enum class backend {
             ///< aliasing and host writes to preloaded data
   openmp,   ///< host threads (OpenMP), host memory: the default of host-only builds
   cuda,     ///< NVIDIA GPU (builds with FERRY_DEVICE_BACKEND=cuda)
+  hip,      ///< AMD GPU (builds with FERRY_DEVICE_BACKEND=hip)
 };
 
 /// The backend launches use now. On first use it comes from the FERRY_BACKEND environment
-/// variable (serial, checked, openmp, cuda), else the build's default: cuda in CUDA builds,
-/// openmp otherwise.
+/// variable (serial, checked, openmp, cuda, hip), else the build's default: its device backend
+/// (cuda, hip) where it has one, openmp otherwise.
 /// Throws backend_error if FERRY_BACKEND names an unknown backend or one this build lacks, or
 /// if the default is a device backend and no device is present (no silent host fallback: set
 /// FERRY_BACKEND=openmp to run on the host).

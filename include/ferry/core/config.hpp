@@ -49,9 +49,12 @@
 #define FERRY_DEVICE_PASS 0
 #endif
 
-/// 1 in builds with the CUDA device backend (set by the build system on the ferry target).
-#ifndef FERRY_ENABLE_CUDA
-#define FERRY_ENABLE_CUDA 0
+/// Ends the calling device thread and fails its launch; device pass only. The compilers spell
+/// it differently: nvcc's __trap() (PTX trap), clang's __builtin_trap() for AMD GPUs (s_trap).
+#if defined(__CUDA_ARCH__)
+#define FERRY_DEVICE_TRAP() __trap()
+#elif FERRY_DEVICE_PASS
+#define FERRY_DEVICE_TRAP() __builtin_trap()
 #endif
 
 namespace ferry {

@@ -98,7 +98,7 @@ class bounds_fault : public bounds_error {
                                                                      index n) {
 #if FERRY_DEVICE_PASS
   (void)base, (void)what, (void)i, (void)n;
-  __trap();
+  FERRY_DEVICE_TRAP();
 #else
   throw bounds_fault(base, std::string(what) + " index " + std::to_string(i) +
                                " out of bounds [0, " + std::to_string(n) + ")");
@@ -111,7 +111,7 @@ class bounds_fault : public bounds_error {
                                                                         index nj) {
 #if FERRY_DEVICE_PASS
   (void)base, (void)i, (void)j, (void)ni, (void)nj;
-  __trap();
+  FERRY_DEVICE_TRAP();
 #else
   throw bounds_fault(base, "view2d index (" + std::to_string(i) + ", " + std::to_string(j) +
                                ") out of bounds [0, " + std::to_string(ni) + ") x [0, " +
@@ -125,7 +125,7 @@ class bounds_fault : public bounds_error {
                                                                         index nj, index nk) {
 #if FERRY_DEVICE_PASS
   (void)base, (void)i, (void)j, (void)k, (void)ni, (void)nj, (void)nk;
-  __trap();
+  FERRY_DEVICE_TRAP();
 #else
   throw bounds_fault(base, "view3d index (" + std::to_string(i) + ", " + std::to_string(j) + ", " +
                                std::to_string(k) + ") out of bounds [0, " + std::to_string(ni) +
@@ -141,7 +141,7 @@ class bounds_fault : public bounds_error {
                                                                       index n) {
 #if FERRY_DEVICE_PASS
   (void)base, (void)offset, (void)count, (void)n;
-  __trap();
+  FERRY_DEVICE_TRAP();
 #else
   throw bounds_fault(base, "view subview [" + std::to_string(offset) + ", " +
                                std::to_string(offset) + " + " + std::to_string(count) +
@@ -206,7 +206,7 @@ __device__ FERRY_INLINE T* device_element(T* p, index offset, bool oob, unsigned
         return p + (oob ? 0 : offset);
     }
   }
-  if (oob) __trap();
+  if (oob) FERRY_DEVICE_TRAP();
   return p + offset;
 }
 #endif
@@ -338,7 +338,7 @@ class view {
         return w;
       }
     }
-    if (oob) __trap();
+    if (oob) FERRY_DEVICE_TRAP();
     return w;
 #else
 #if FERRY_BOUNDS_CHECKS

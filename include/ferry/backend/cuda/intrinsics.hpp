@@ -1,0 +1,68 @@
+// ferry: what the shared GPU code (ferry/backend/gpu/, src/backend/gpu/) needs from the CUDA
+// compiler and runtime. The shared code is written with the CUDA runtime's names (cudaMalloc,
+// cudaStream_t, ...), which are native here; the device-side differences between backends are
+// the functions below, which the HIP backend's intrinsics.hpp defines alike.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <nvtx3/nvToolsExt.h>
+
+#include <cstddef>
+#include <cstdio>
+#include <string>
+
+#include "ferry/core/config.hpp"
+
+namespace ferry::detail::gpu {
+
+/// Threads per warp: the unit the block folds shuffle within and the x extent of the default
+/// 2D and 3D blocks (CUDA C++ Programming Guide, "SIMT Architecture": 32 on every NVIDIA GPU).
+inline constexpr int warp_size = 32;
+
+/// The runtime's name in messages ("CUDA device", "CUDA grid").
+inline constexpr const char* api_name = "CUDA";
+
+/// Loads *p through L2 only (ld.global.cg): a multiprocessor's L1 is not coherent with the
+/// stores of other multiprocessors, and these loads read what other blocks stored in the same
+/// launch. T: a 1-, 4- or 8-byte unsigned integer.
+template <class T>
+__device__ FERRY_INLINE T load_coherent(const T* p) {
+  return __ldcg(p);
+}
+
+/// v of the lane `delta` above the calling one in its warp (the caller's own v past the warp's
+/// end); every lane of the warp must call it.
+__device__ FERRY_INLINE unsigned shuffle_down(unsigned v, int delta) {
+  return __shfl_down_sync(0xffffffffu, v, delta);
+}
+
+/// Opens a named range in the profiler's timeline (Nsight: NVTX).
+inline void range_push(const char* name) {
+  nvtxRangePushA(name);
+}
+/// Closes the range opened last by range_push.
+inline void range_pop() {
+  nvtxRangePop();
+}
+
+/// Block-shared memory a block of the device may use with the opt-in attribute, in bytes.
+inline std::size_t shared_per_block_optin(const cudaDeviceProp& p) {
+  return p.sharedMemPerBlockOptin;
+}
+
+/// The device, its compute capability, multiprocessors and memory, and the driver and runtime
+/// versions (cudaDriverGetVersion's encoding: 1000 * major + 10 * minor).
+inline std::string describe_device(const cudaDeviceProp& p, int driver, int runtime) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%s (sm_%d%d, %d SMs, %.1f GiB), CUDA driver %d.%d, runtime %d.%d",
+                p.name, p.major, p.minor, p.multiProcessorCount, p.totalGlobalMem / 1073741824.0,
+                driver / 1000, (driver % 1000) / 10, runtime / 1000, (runtime % 1000) / 10);
+  return buf;
+}
+
+/// The memory type cudaPointerGetAttributes reported.
+inline cudaMemoryType memory_type_of(const cudaPointerAttributes& a) {
+  return a.type;
+}
+
+}  // namespace ferry::detail::gpu
