@@ -228,7 +228,8 @@ const char* to_string(backend b) {
 }
 
 backend parse_backend(const std::string& name) {
-  for (backend b : {backend::serial, backend::checked, backend::openmp, backend::cuda, backend::hip})
+  for (backend b :
+       {backend::serial, backend::checked, backend::openmp, backend::cuda, backend::hip})
     if (name == to_string(b)) return b;
   throw backend_error("",
                       "unknown backend '" + name + "' (valid: serial, checked, openmp, cuda, hip)");

@@ -2,9 +2,10 @@
 // block.hpp, unsafe.hpp) names no backend: it includes this header and dispatches a device
 // launch to detail::device::, which the selected backend's folder defines.
 //
-// The build system names the backend with FERRY_DEVICE_BACKEND_NAME (the CMake option
-// FERRY_DEVICE_BACKEND; a public compile definition of ferry::ferry), and this header includes
-// ferry/backend/<name>/backend.hpp. Every device backend folder holds the same files:
+// The build system names the backend's header with FERRY_DEVICE_BACKEND_HEADER, a string
+// ("ferry/backend/<name>/backend.hpp", from the CMake option FERRY_DEVICE_BACKEND; a public
+// compile definition of ferry::ferry), which this header includes. Every device backend folder
+// holds the same files:
 //
 //   backend.hpp     plain C++, included in every translation unit of the build: the backend's
 //                   enum value (device_backend_id), its messages for translation units not
@@ -28,11 +29,8 @@
 
 #include "ferry/core/backend.hpp"
 
-#define FERRY_PP_STRINGIFY_(x) #x
-#define FERRY_PP_STRINGIFY(x) FERRY_PP_STRINGIFY_(x)
-
-#if defined(FERRY_DEVICE_BACKEND_NAME)
-#include FERRY_PP_STRINGIFY(ferry/backend/FERRY_DEVICE_BACKEND_NAME/backend.hpp)
+#if defined(FERRY_DEVICE_BACKEND_HEADER)
+#include FERRY_DEVICE_BACKEND_HEADER
 /// 1 in builds with a device backend.
 #define FERRY_HAS_DEVICE_BACKEND 1
 #else

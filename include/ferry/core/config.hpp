@@ -49,11 +49,12 @@
 #define FERRY_DEVICE_PASS 0
 #endif
 
-/// Ends the calling device thread and fails its launch; device pass only. The compilers spell
-/// it differently: nvcc's __trap() (PTX trap), clang's __builtin_trap() for AMD GPUs (s_trap).
+/// Ends the calling device thread and fails its launch (in device code). The compilers spell
+/// it differently: nvcc's __trap() (PTX trap), clang's __builtin_trap() for AMD GPUs (s_trap;
+/// also what the host pass of a device compiler parses in __device__ functions).
 #if defined(__CUDA_ARCH__)
 #define FERRY_DEVICE_TRAP() __trap()
-#elif FERRY_DEVICE_PASS
+#else
 #define FERRY_DEVICE_TRAP() __builtin_trap()
 #endif
 

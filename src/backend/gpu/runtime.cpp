@@ -36,8 +36,8 @@ std::string fault_hint(cudaError_t e) {
          "far outside it";
 }
 
-/// The reduction scratches (gpu/scratch.hpp, reduction_scratch): one per reduction launch in flight.
-/// A launch takes an idle one and gives it back when its result is on the host, so a single
+/// The reduction scratches (gpu/scratch.hpp, reduction_scratch): one per reduction launch in
+/// flight. A launch takes an idle one and gives it back when its result is on the host, so a single
 /// thread reuses one scratch forever and N threads launching at once use N. Scratches live as
 /// long as the process (like the stream), so their memory is never freed behind a launch.
 class reduction_pool {
@@ -70,7 +70,7 @@ class gpu_device final : public device_runtime {
     int count = 0;
     const cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
-      cudaGetLastError();
+      static_cast<void>(cudaGetLastError());
       throw backend_error(
           "", std::string("this build's backend is ") + to_string(device_backend_id) + " but no " +
                   gpu::api_name + " device is usable (" +
@@ -92,8 +92,8 @@ class gpu_device final : public device_runtime {
   const char* name() const override { return to_string(device_backend_id); }
   std::string description() const override {
     int driver = 0, runtime = 0;
-    cudaDriverGetVersion(&driver);
-    cudaRuntimeGetVersion(&runtime);
+    static_cast<void>(cudaDriverGetVersion(&driver));
+    static_cast<void>(cudaRuntimeGetVersion(&runtime));
     return gpu::describe_device(props_, driver, runtime);
   }
   // Pool blocks are aligned to at least allocation_alignment (256 bytes) as the CUDA guide
@@ -103,7 +103,7 @@ class gpu_device final : public device_runtime {
     void* p = nullptr;
     const cudaError_t e = cudaMallocAsync(&p, bytes ? bytes : 1, stream_);
     if (e == cudaErrorMemoryAllocation) {
-      cudaGetLastError();  // not sticky: clear it so later launches work
+      static_cast<void>(cudaGetLastError());  // not sticky: clear it so later launches work
       throw out_of_memory(current_kernel_, "cannot allocate " + std::to_string(bytes) +
                                                " bytes of device memory (" + props_.name + ")");
     }
@@ -111,7 +111,7 @@ class gpu_device final : public device_runtime {
     return p;
   }
   void deallocate(void* p, std::size_t) noexcept override {
-    if (p) cudaFreeAsync(p, stream_);
+    if (p) static_cast<void>(cudaFreeAsync(p, stream_));
   }
   void copy_to_device(void* dev, const void* host, std::size_t n) override {
     gpu::range_push("ferry H2D");
@@ -157,13 +157,13 @@ class gpu_device final : public device_runtime {
     void* p = nullptr;
     const cudaError_t e = cudaMallocHost(&p, bytes ? bytes : 1);
     if (e != cudaSuccess) {
-      cudaGetLastError();
+      static_cast<void>(cudaGetLastError());
       throw out_of_memory(
           "", "cannot allocate " + std::to_string(bytes) + " bytes of page-locked host memory");
     }
     return p;
   }
-  void deallocate_host(void* p) noexcept override { cudaFreeHost(p); }
+  void deallocate_host(void* p) noexcept override { static_cast<void>(cudaFreeHost(p)); }
 
   cudaStream_t stream() const { return stream_; }
   int multiprocessors() const { return props_.multiProcessorCount; }
@@ -177,7 +177,7 @@ class gpu_device final : public device_runtime {
 
   void check(cudaError_t e, const char* call) const {
     if (e == cudaSuccess) return;
-    cudaGetLastError();
+    static_cast<void>(cudaGetLastError());
     if (e == cudaErrorMemoryAllocation) throw out_of_memory(last_kernel_, cuda_message(call, e));
     throw device_error(last_kernel_, cuda_message(call, e));
   }
@@ -291,7 +291,7 @@ void read_reduction_result(reduction_scratch& s, const void* dev, std::size_t n,
   cudaError_t e = cudaMemcpyAsync(s.host, dev, n, cudaMemcpyDeviceToHost, d.stream());
   if (e == cudaSuccess) e = cudaStreamSynchronize(d.stream());
   if (e != cudaSuccess) {
-    cudaGetLastError();
+    static_cast<void>(cudaGetLastError());
     throw device_error(kernel, cuda_message("reduction read-back", e) + fault_hint(e));
   }
   // The time includes the wait for the kernel: the copy cannot start before it ends.
@@ -308,7 +308,7 @@ void allow_dynamic_shared(const void* f, std::size_t bytes, const char* kernel) 
   const cudaError_t e =
       cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
   if (e != cudaSuccess) {
-    cudaGetLastError();
+    static_cast<void>(cudaGetLastError());
     throw launch_error(kernel, cuda_message("cudaFuncSetAttribute (dynamic shared memory)", e));
   }
 }

@@ -1,8 +1,8 @@
-// ferry: the GPU backends' host<->device transfer engine (see include/ferry/backend/gpu/transfer.hpp).
+// ferry: the GPU backends' host<->device transfer engine (see
+// include/ferry/backend/gpu/transfer.hpp).
 #include "ferry/backend/gpu/transfer.hpp"
 
 #include "ferry/core/error.hpp"
-
 
 #include <algorithm>
 #include <atomic>

@@ -36,6 +36,23 @@ __device__ FERRY_INLINE unsigned shuffle_down(unsigned v, int delta) {
   return __shfl_down_sync(0xffffffffu, v, delta);
 }
 
+/// Waits until every thread of the block got here, with the block's earlier shared and global
+/// memory writes visible to all of them (__syncthreads).
+__device__ FERRY_INLINE void sync_block() {
+  __syncthreads();
+}
+
+/// Orders the calling thread's earlier memory writes before its later ones for every thread of
+/// the device (__threadfence).
+__device__ FERRY_INLINE void fence_device() {
+  __threadfence();
+}
+
+/// Atomically sets *p to (*p >= max ? 0 : *p + 1) and returns the old value (atomicInc).
+__device__ FERRY_INLINE unsigned atomic_inc_wrap(unsigned* p, unsigned max) {
+  return atomicInc(p, max);
+}
+
 /// Opens a named range in the profiler's timeline (Nsight: NVTX).
 inline void range_push(const char* name) {
   nvtxRangePushA(name);

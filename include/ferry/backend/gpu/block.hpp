@@ -39,7 +39,7 @@ __global__ void __launch_bounds__(Blocked::threads)
   auto run_phase = [&](const auto& p) {
     call_phase<Blocked, Kernel>(p, th, st, ferry_block_smem, slot, b, as,
                                 std::make_index_sequence<Kernel::n_shared>{}, PhaseArgs{}, &fault);
-    __syncthreads();
+    sync_block();
   };
   auto one = [&](const auto& s) {
     using S = std::remove_cvref_t<decltype(s)>;

@@ -68,12 +68,12 @@ __device__ T block_fold(T v) {
       // Raw bytes: a __shared__ variable cannot have a constructor, and T may have one.
       __shared__ alignas(T) unsigned char leaders[warps * sizeof(T)];
       if (lane == 0) memcpy(leaders + warp * sizeof(T), &v, sizeof(T));
-      __syncthreads();
+      sync_block();
       if (warp == 0) {
         if (lane < warps) memcpy(static_cast<void*>(&v), leaders + lane * sizeof(T), sizeof(T));
         v = warp_fold<warps, Op>(v, lane);
       }
-      __syncthreads();  // `leaders` may be reused by the next fold of the same type
+      sync_block();  // `leaders` may be reused by the next fold of the same type
     }
     return v;
   }

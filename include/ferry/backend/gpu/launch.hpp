@@ -242,12 +242,12 @@ __global__ void __launch_bounds__(B)
   __shared__ bool last;
   if (threadIdx.x == 0) {
     store_state(partials + blockIdx.x, st);
-    __threadfence();  // the partial is visible device-wide before the count says it is there
-    last = atomicInc(done, gridDim.x - 1) == gridDim.x - 1;  // wraps `done` back to 0
+    fence_device();  // the partial is visible device-wide before the count says it is there
+    last = atomic_inc_wrap(done, gridDim.x - 1) == gridDim.x - 1;  // wraps `done` back to 0
   }
-  __syncthreads();
+  sync_block();
   if (!last) return;
-  __threadfence();  // every other block's partial (fenced before its count) is visible
+  fence_device();  // every other block's partial (fenced before its count) is visible
   States acc = init;
   // Unrolled so that a thread's loads of partials (a few, from L2) are in flight together.
 #pragma unroll 4
@@ -268,8 +268,7 @@ inline unsigned x_grid(const char* kernel, index n, unsigned b) {
   if ((n + b - 1) / b > cap)
     throw launch_error(kernel, "the index space has " + std::to_string(n) +
                                    " indices along x, more than a " + std::string(api_name) +
-                                   " grid of " +
-                                   std::to_string(b) + "-thread blocks covers (" +
+                                   " grid of " + std::to_string(b) + "-thread blocks covers (" +
                                    std::to_string(cap) + " blocks); split the launch");
   return static_cast<unsigned>(std::max<index>((n + b - 1) / b, 1));
 }
@@ -301,8 +300,8 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
     // once. Asked once per kernel: the occupancy query is a driver call of about a microsecond.
     static const unsigned max_grid = [] {
       int per_sm = 0;
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-          &per_sm, kernel_reduce<B, Ops, Space, K, Bound, States>, B, 0);
+      static_cast<void>(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &per_sm, kernel_reduce<B, Ops, Space, K, Bound, States>, B, 0));  // failed: per_sm 0
       return static_cast<unsigned>(std::max(per_sm, 1) * multiprocessors());
     }();
     const unsigned grid = grid_extent(space.size(), B, max_grid);

@@ -16,7 +16,8 @@
 
 #include "ferry/core/config.hpp"
 
-// --- runtime API names (CUDA -> HIP) --------------------------------------------------------------
+// --- runtime API names (CUDA -> HIP)
+// --------------------------------------------------------------
 #define cudaDeviceGetDefaultMemPool hipDeviceGetDefaultMemPool
 #define cudaDeviceProp hipDeviceProp_t
 #define cudaDeviceSynchronize hipDeviceSynchronize
@@ -49,7 +50,7 @@
 #define cudaGetErrorName hipGetErrorName
 #define cudaGetErrorString hipGetErrorString
 #define cudaGetLastError hipGetLastError
-#define cudaHostAlloc hipHostAlloc
+#define cudaHostAlloc hipHostMalloc
 #define cudaHostAllocPortable hipHostMallocPortable
 #define cudaHostRegister hipHostRegister
 #define cudaMalloc hipMalloc
@@ -111,6 +112,30 @@ __device__ FERRY_INLINE T load_coherent(const T* p) {
 /// the whole wavefront takes part.
 __device__ FERRY_INLINE unsigned shuffle_down(unsigned v, int delta) {
   return __shfl_down(v, static_cast<unsigned>(delta), warp_size);
+}
+
+/// Waits until every thread of the block got here, with the block's earlier shared and global
+/// memory writes visible to all of them: a workgroup-scope release fence, the barrier, an
+/// acquire fence (what __syncthreads does in later HIP releases; HIP 5.2's calls an OpenCL
+/// library function that clang 22's HIP device libraries do not provide).
+__device__ FERRY_INLINE void sync_block() {
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");
+  __builtin_amdgcn_s_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
+}
+
+/// Orders the calling thread's earlier memory writes before its later ones for every thread of
+/// the device (an agent-scope fence). HIP 5.2's __threadfence calls an OpenCL library function
+/// that clang 22's HIP device libraries do not provide, so the builtin is used directly.
+__device__ FERRY_INLINE void fence_device() {
+  __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "agent");
+}
+
+/// Atomically sets *p to (*p >= max ? 0 : *p + 1) and returns the old value (atomicInc's
+/// semantics). HIP 5.2's atomicInc names an LLVM intrinsic that LLVM 22 no longer has; this is
+/// the builtin that replaced it (relaxed order, agent scope, as atomicInc).
+__device__ FERRY_INLINE unsigned atomic_inc_wrap(unsigned* p, unsigned max) {
+  return __builtin_amdgcn_atomic_inc32(p, max, __ATOMIC_RELAXED, "agent");
 }
 
 /// Profiler ranges: no-ops (roctx is not part of the HIP packages ferry builds with).
