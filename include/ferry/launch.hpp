@@ -114,6 +114,30 @@ std::string check_one(const std::remove_cvref_t<A>& a, const Space& space) {
   }
 }
 
+/// Whether check_one(a, space) finds nothing, without string work where the answer is a compare
+/// (byte counts); a partitioned argument's strategy still answers through check_launch.
+template <class Space, class A>
+bool argument_ok(const std::remove_cvref_t<A>& a, const Space& space) {
+  constexpr arg_kind k = classify<A>();
+  constexpr auto fits = [](std::size_t n, std::size_t elem) {
+    return n <= static_cast<std::size_t>(PTRDIFF_MAX) / elem;
+  };
+  if constexpr (k == arg_kind::partitioned) {
+    using T = typename std::remove_cvref_t<A>::value_type;
+    if (!fits(a.buffer().size(), sizeof(T))) return false;
+    if constexpr (requires { a.index_list(); })
+      if (!fits(a.index_list().size(), sizeof(index))) return false;
+    return a.check_launch(space).empty();
+  } else if constexpr (k == arg_kind::read) {
+    const auto sp = map_of<Space, A>::span_of(a);
+    return fits(sp.size(), sizeof(typename decltype(sp)::element_type));
+  } else if constexpr (k == arg_kind::atomic) {
+    return fits(a.buf.size(), sizeof(typename decltype(a.buf)::element_type));
+  } else {
+    return true;
+  }
+}
+
 template <class Space, class A>
 void verify_one(const std::remove_cvref_t<A>& a, const Space& space, const char* kernel, int pos) {
   if constexpr (classify<A>() == arg_kind::partitioned) {
@@ -270,13 +294,16 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
   // Checks first, derived sizes after (ARCHITECTURE section 1): the index space, then every
   // argument's byte count and partition, all before any extent, byte count, mapping or
   // transfer is computed from them.
-  if (const std::string msg = check_index_space(space); !msg.empty())
-    throw launch_error(name, "index space: " + msg);
+  // The fast checks decide; the messages are built only for a launch that fails them.
+  if (!detail::index_space_ok(space))
+    if (const std::string msg = check_index_space(space); !msg.empty())
+      throw launch_error(name, "index space: " + msg);
   {
     int pos = 0;
     auto check = [&](const auto& a, auto tag) {
       using AA = typename decltype(tag)::type;
       ++pos;
+      if (detail::argument_ok<Space, AA>(a, space)) return;
       const std::string msg = detail::check_one<Space, AA>(a, space);
       if (!msg.empty())
         throw launch_error(name, "argument " + std::to_string(pos) + " (" +

@@ -20,10 +20,10 @@
 namespace ferry_perf::cuda_baseline {
 
 /// `count` result cells of T in device memory, with a mirror in pinned host memory: RAJAPerf's
-/// CUDA reduction data space set to `CudaDevice` (its fastest on a GPU without HMM, where the default
-/// `CudaManagedDevicePreferredHostAccessed` migrates the cell's page between host and device
-/// on every rep: 0.7-1.1 ms per rep on the H200, against tens of microseconds here). Per rep,
-/// `initialize` writes the initial values into the mirror and copies them to the device cells
+/// CUDA reduction data space set to `CudaDevice` (its fastest on a GPU without HMM, where the
+/// default `CudaManagedDevicePreferredHostAccessed` migrates the cell's page between host and
+/// device on every rep: 0.7-1.1 ms per rep on the H200, against tens of microseconds here). Per
+/// rep, `initialize` writes the initial values into the mirror and copies them to the device cells
 /// (asynchronously, on `stream`), and `copy_back` copies the cells into the mirror, waits for
 /// `stream` and returns the mirror. Freed with the object. Throws std::runtime_error when CUDA
 /// fails.
@@ -41,9 +41,7 @@ class result_cells {
     cudaFreeHost(host_);
   }
   /// The device cells (what the kernel combines into).
-  T* get() const {
-    return device_;
-  }
+  T* get() const { return device_; }
   /// Sets the cells to `init` (`count` values): host mirror, then an asynchronous H2D copy.
   void initialize(const T* init, cudaStream_t stream) {
     std::copy(init, init + count_, host_);

@@ -209,6 +209,26 @@ inline std::string count_problem(index size, const std::string& shape) {
 }
 }  // namespace detail
 
+namespace detail {
+/// Whether check_index_space(s) finds nothing: the same limits as a few compares, with no string
+/// work, for the launch path (the message is built only when this is false).
+inline bool index_space_ok(const range& s) {
+  const index n = checked_extent(s.begin, s.end);
+  return s.begin >= -max_extent && s.begin <= max_extent && s.end >= -max_extent &&
+         s.end <= max_extent && n >= 0 && n <= max_extent;
+}
+/// See index_space_ok(const range&).
+inline bool index_space_ok(const range2d& s) {
+  return index_space_ok(range{s.begin_i, s.end_i}) && index_space_ok(range{s.begin_j, s.end_j}) &&
+         s.size() >= 0 && s.size() <= max_extent;
+}
+/// See index_space_ok(const range&).
+inline bool index_space_ok(const range3d& s) {
+  return index_space_ok(range{s.begin_i, s.end_i}) && index_space_ok(range{s.begin_j, s.end_j}) &&
+         index_space_ok(range{s.begin_k, s.end_k}) && s.size() >= 0 && s.size() <= max_extent;
+}
+}  // namespace detail
+
 /// Whether a launch may run over `s`: "" if every bound lies in [-2^62, 2^62] (max_extent) and
 /// every extent and the total size are at most 2^62, else the first violation, with the values.
 ///
