@@ -8,12 +8,12 @@
 
 #include <algorithm>
 #include <cstring>
-#include <cub/block/block_reduce.cuh>
 #include <new>
 #include <string>
 #include <tuple>
 #include <utility>
 
+#include "ferry/backend/cuda/block_fold.cuh"
 #include "ferry/backend/cuda/scratch.hpp"
 #include "ferry/backend/host/execute.hpp"
 #include "ferry/core/error.hpp"
@@ -138,29 +138,6 @@ __device__ inline index3 point_of(const range3d& s, index l) {
   return index3{s.begin_i + l % ni, s.begin_j + (l / ni) % nj, s.begin_k + l / (ni * nj)};
 }
 
-/// Block-wide fold of one state element with CUB (a no-op for non-reduction arguments).
-template <int B, class Op, class T>
-__device__ T block_fold(T v) {
-  if constexpr (std::is_same_v<Op, keep_first>) {
-    return v;
-  } else {
-    using reduce_t = cub::BlockReduce<T, B>;
-    __shared__ typename reduce_t::TempStorage tmp;
-    T r = reduce_t(tmp).Reduce(v, Op{});
-    __syncthreads();  // tmp may be reused by the next fold of the same type
-    return r;
-  }
-}
-
-/// Block-wide fold of every state element; thread 0 holds the block's result.
-template <int B, class Ops, class States>
-__device__ FERRY_INLINE void block_fold_all(States& st) {
-  [&]<std::size_t... N>(std::index_sequence<N...>) {
-    ((std::get<N>(st) = block_fold<B, std::tuple_element_t<N, Ops>>(std::get<N>(st))), ...);
-  }
-  (std::make_index_sequence<std::tuple_size_v<States>>{});
-}
-
 /// acc = op(acc, v) for every state element.
 template <class Ops, class States>
 __device__ FERRY_INLINE void fold_into(States& acc, const States& v) {
@@ -208,12 +185,12 @@ __device__ FERRY_INLINE States load_state(const States* src) {
 /// of the plain loop, so results are unchanged).
 inline constexpr int reduce_unroll = 4;
 
-/// Launch with reductions: grid-stride loop, per-thread states, CUB block folds, one partial
+/// Launch with reductions: grid-stride loop, per-thread states, block folds, one partial
 /// state per block; the last block to finish (counted with `done`) folds the partials on the
 /// device and stores the launch's result, so the host copies back one state, not one per
 /// block. The last block's thread t folds partials t, t + B, t + 2B, ... in that order and the
-/// block then folds the threads' values with CUB: the order depends only on the grid size,
-/// never on which block finished last, so results are the same bits on every run.
+/// block then folds the threads' values (block_fold.cuh, thread order): the order depends only on
+/// the grid size, never on which block finished last, so results are the same bits on every run.
 template <int B, class Ops, class Space, class K, class Bound, class States>
 __global__ void __launch_bounds__(B)
     kernel_reduce(Space s, K k, Bound b, States init, States* partials, States* result,
@@ -236,7 +213,8 @@ __global__ void __launch_bounds__(B)
   // Before any fold or store: a failed bounds check ends the whole launch, which then stores
   // no result (the host's copy reports the fault instead).
   trap_on_fault(fault);
-  block_fold_all<B, Ops>(st);
+  __shared__ block_fold_storage<B, Ops, States> tmp;
+  block_fold<B>(st, tmp);
   if (gridDim.x == 1) {
     if (threadIdx.x == 0) store_state(result, st);
     return;
@@ -247,7 +225,7 @@ __global__ void __launch_bounds__(B)
     __threadfence();  // the partial is visible device-wide before the count says it is there
     last = atomicInc(done, gridDim.x - 1) == gridDim.x - 1;  // wraps `done` back to 0
   }
-  __syncthreads();
+  __syncthreads();  // also ends thread 0's reads of tmp before the second fold writes it
   if (!last) return;
   __threadfence();  // every other block's partial (fenced before its count) is visible
   States acc = init;
@@ -255,7 +233,7 @@ __global__ void __launch_bounds__(B)
 #pragma unroll 4
   for (unsigned p = threadIdx.x; p < gridDim.x; p += B)
     fold_into<Ops>(acc, load_state(partials + p));
-  block_fold_all<B, Ops>(acc);
+  block_fold<B>(acc, tmp);
   if (threadIdx.x == 0) store_state(result, acc);
 }
 
