@@ -3,8 +3,6 @@
 #pragma once
 
 #include <initializer_list>
-#include <optional>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,24 +29,13 @@ namespace detail {
 /// The pieces joined into one string. Messages are built this way rather than with
 /// `"text" + std::string`: GCC 12 warns falsely (-Wrestrict, its bug 105651) on every inlined
 /// operator+(const char*, std::string&&), in every program that includes this header.
-inline std::string concat(std::initializer_list<std::string_view> pieces) {
-  std::size_t n = 0;
-  for (std::string_view p : pieces) n += p.size();
-  std::string out;
-  out.reserve(n);
-  for (std::string_view p : pieces) out.append(p);
-  return out;
-}
-inline std::string format_index(index i) {
-  return std::to_string(i);
-}
-inline std::string format_index(index2 x) {
-  return concat({"(", std::to_string(x.i), ", ", std::to_string(x.j), ")"});
-}
-inline std::string format_index(index3 x) {
-  return concat(
-      {"(", std::to_string(x.i), ", ", std::to_string(x.j), ", ", std::to_string(x.k), ")"});
-}
+/// Out of line (src/partition.cpp).
+std::string concat(std::initializer_list<std::string_view> pieces);
+/// i, "(i, j)" or "(i, j, k)": a thread's index in messages. Out of line (src/partition.cpp), like
+/// concat.
+std::string format_index(index i);
+std::string format_index(index2 x);
+std::string format_index(index3 x);
 }  // namespace detail
 
 /// Enumerates every thread of `space` under strategy `s` and checks that the parts are disjoint
