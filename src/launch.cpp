@@ -32,6 +32,15 @@ std::string type_name_from_signature(std::string_view f) {
   return std::string(s.substr(0, s.find_first_of(";]")));
 }
 
+void throw_argument_error(const char* kernel, int pos, const char* kind, const std::string& msg) {
+  throw launch_error(kernel, "argument " + std::to_string(pos) + " (" + kind + "): " + msg);
+}
+
+void throw_partition_error(const char* kernel, int pos, const char* what, const std::string& msg) {
+  throw partition_error(kernel,
+                        "argument " + std::to_string(pos) + " (partitioned): " + what + msg);
+}
+
 std::string byte_count_message(std::size_t n, std::size_t elem) {
   return "the buffer has " + std::to_string(n) + " elements of " + std::to_string(elem) +
          " bytes, more bytes than any object can have (PTRDIFF_MAX)";

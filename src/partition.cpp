@@ -4,6 +4,7 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ferry/partition/strategy.hpp"
 #include "ferry/partition/verify.hpp"
@@ -57,6 +58,58 @@ std::string format_index(index2 x) {
 std::string format_index(index3 x) {
   return concat(
       {"(", std::to_string(x.i), ", ", std::to_string(x.j), ", ", std::to_string(x.k), ")"});
+}
+
+partition_tracker::partition_tracker(index n, int rank)
+    : n_(n),
+      rank_(rank),
+      owner_(static_cast<std::size_t>(n) * static_cast<std::size_t>(rank)),
+      owned_(static_cast<std::size_t>(n), false) {}
+
+void partition_tracker::own_any(index3 idx, index e) {
+  if (!rep_.ok()) return;
+  const auto name = [&](const index3& x) {
+    return rank_ == 1   ? format_index(x.i)
+           : rank_ == 2 ? format_index(index2{x.i, x.j})
+                        : format_index(x);
+  };
+  if (e < 0 || e >= n_) {
+    rep_.in_bounds = false;
+    rep_.message = concat({"thread ", name(idx), " owns element ", std::to_string(e),
+                           ", outside the buffer of ", std::to_string(n_), " elements"});
+    return;
+  }
+  const auto u = static_cast<std::size_t>(e);
+  index* owner = owner_.data() + u * static_cast<std::size_t>(rank_);
+  if (owned_[u]) {
+    rep_.disjoint = false;
+    const index3 first{owner[0], rank_ > 1 ? owner[1] : 0, rank_ > 2 ? owner[2] : 0};
+    rep_.message = concat(
+        {"threads ", name(first), " and ", name(idx), " both own element ", std::to_string(e)});
+    return;
+  }
+  owned_[u] = true;
+  const index c[3] = {idx.i, idx.j, idx.k};
+  for (int d = 0; d < rank_; ++d) owner[d] = c[d];
+}
+
+partition_report partition_tracker::finish() {
+  if (rep_.ok()) {
+    for (index e = 0; e < n_; ++e)
+      if (!owned_[static_cast<std::size_t>(e)]) {
+        rep_.first_uncovered = e;
+        rep_.message = "element " + std::to_string(e) + " is owned by no thread";
+        break;
+      }
+  }
+  return rep_;
+}
+
+partition_report rejected_report(const std::string& why) {
+  partition_report rep;
+  rep.accepted = false;
+  rep.message = "the launch is rejected before any thread runs: " + why;
+  return rep;
 }
 
 }  // namespace ferry::detail

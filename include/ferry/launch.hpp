@@ -112,19 +112,24 @@ std::string check_one(const std::remove_cvref_t<A>& a, const Space& space) {
   }
 }
 
+/// Throws launch_error(kernel, "argument <pos> (<kind>): <msg>"): an argument check_one
+/// rejected. Out of line (src/launch.cpp), like the other message builders.
+[[noreturn]] void throw_argument_error(const char* kernel, int pos, const char* kind,
+                                       const std::string& msg);
+/// Throws partition_error(kernel, "argument <pos> (partitioned): <what><msg>"): the checked
+/// backend's partition verification failed. Out of line (src/launch.cpp).
+[[noreturn]] void throw_partition_error(const char* kernel, int pos, const char* what,
+                                        const std::string& msg);
+
 template <class Space, class A>
 void verify_one(const std::remove_cvref_t<A>& a, const Space& space, const char* kernel, int pos) {
   if constexpr (classify<A>() == arg_kind::partitioned) {
     const auto rep = verify_partition(a, space);
-    if (!rep.ok())
-      throw partition_error(kernel,
-                            "argument " + std::to_string(pos) + " (partitioned): " + rep.message);
+    if (!rep.ok()) throw_partition_error(kernel, pos, "", rep.message);
     const std::string bind_problem = check_binding(a, space);
     if (!bind_problem.empty())
-      throw partition_error(kernel, "argument " + std::to_string(pos) +
-                                        " (partitioned): the strategy's accessor and its "
-                                        "for_each_owned() disagree: " +
-                                        bind_problem);
+      throw_partition_error(
+          kernel, pos, "the strategy's accessor and its for_each_owned() disagree: ", bind_problem);
   }
 }
 
@@ -264,8 +269,7 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
       ++pos;
       const std::string msg = detail::check_one<Space, AA>(a, space);
       if (!msg.empty())
-        throw launch_error(name, "argument " + std::to_string(pos) + " (" +
-                                     detail::map_of<Space, AA>::describe() + "): " + msg);
+        detail::throw_argument_error(name, pos, detail::map_of<Space, AA>::describe(), msg);
     };
     (check(args, std::type_identity<A>{}), ...);
   }
