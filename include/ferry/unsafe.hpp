@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ferry/backend/device.hpp"
 #include "ferry/core/backend.hpp"
 #include "ferry/core/config.hpp"
 #include "ferry/core/error.hpp"
