@@ -19,10 +19,17 @@
 #      FERRY_BACKEND=openmp (and on the GPU too where nvidia-smi lists one). Set
 #      FERRY_TEST_CUDA=0 to skip this part.
 #   7. hip build (compile and link only; no AMD GPU here) in build-hip/ (-DFERRY_DEVICE_BACKEND=hip,
-#      $FERRY_HIP_CLANGXX, default clang++-22, -x hip for gfx90a and gfx942 in one build): library,
-#      unit tests, examples and the whole ferry-perf suite. Runs nothing but the gtest discovery
-#      of its test programs (on the host: FERRY_BACKEND=openmp). Set FERRY_TEST_HIP=0 to skip.
-# FERRY_TEST_CLANG=0, FERRY_TEST_ASAN=0 and FERRY_TEST_TSAN=0 skip parts 3, 4 and 5. The
+#      $FERRY_HIP_CLANGXX, default clang++-22): installs its packages if missing (clang 22, HIP
+#      5.2, ROCm device libraries), then compiles the library, the tests, the examples and the
+#      whole ferry-perf suite with -x hip for gfx90a and gfx942 in one configure (one fat binary
+#      per program: each device source is compiled once per target and once for the host), and
+#      links them; ferry-perf-unchecked (the same sources again, without bounds checks) is left
+#      out to keep the part cheap. Runs the unit and ferry-perf tests of that build on the host
+#      backends (FERRY_BACKEND=openmp): the hip build's host code, not its kernels. Set
+#      FERRY_TEST_HIP=0 to skip this part.
+# FERRY_TEST_HOST=0 skips parts 1 and 2; FERRY_TEST_CLANG=0, FERRY_TEST_ASAN=0 and
+# FERRY_TEST_TSAN=0 skip parts 3, 4 and 5 (so that, with FERRY_TEST_CUDA=0 too, only the hip part
+# runs: e.g. to time it). The
 # sanitizer builds leave out ferry-perf (its own tests run in part 1) and run everything but the
 # compile-fail and header tests, which compile code and run nothing.
 # Ends with the line "N passed, N skipped, N failed" over all of them (skipped: tests that ran
@@ -154,15 +161,19 @@ fi
 ensure_packages "${packages[@]}"
 
 # --- 1. host build ---------------------------------------------------------------------------
-part_start
 host_ok=0
-if step "configure (host)" configure_host_build; then
-  host_ok=1
-  say "building everything in build/ with $FERRY_JOBS jobs"
-  step "build (host)" build_all "$FERRY_BUILD" || true
-  run_ctest "$FERRY_BUILD" host "$@"
+if [[ "${FERRY_TEST_HOST:-1}" == 0 ]]; then
+  say "skipping the host build and packaging (FERRY_TEST_HOST=0)"
+else
+  part_start
+  if step "configure (host)" configure_host_build; then
+    host_ok=1
+    say "building everything in build/ with $FERRY_JOBS jobs"
+    step "build (host)" build_all "$FERRY_BUILD" || true
+    run_ctest "$FERRY_BUILD" host "$@"
+  fi
+  part_end "host build + tests"
 fi
-part_end "host build + tests"
 
 # --- 2. packaging ----------------------------------------------------------------------------
 # Builds consumer project $2 in folder $3 with the cmake options that follow "--" (Release,
@@ -189,21 +200,23 @@ consumer_check() { # label source folder program gpu -- cmake options...
   fi
 }
 
-part_start
-if ((host_ok)); then
-  consumer_src="$FERRY_ROOT/examples/consumer"
-  prefix="$FERRY_BUILD/install"
-  say "packaging: installing build/ into build/install"
-  if step "install" cmake --install "$FERRY_BUILD" --prefix "$prefix" >/dev/null; then
-    consumer_check "consumer (find_package)" "$consumer_src" "$FERRY_BUILD/consumer-installed" \
-      ferry_consumer cpu -- -DCMAKE_PREFIX_PATH="$prefix"
+if [[ "${FERRY_TEST_HOST:-1}" != 0 ]]; then
+  part_start
+  if ((host_ok)); then
+    consumer_src="$FERRY_ROOT/examples/consumer"
+    prefix="$FERRY_BUILD/install"
+    say "packaging: installing build/ into build/install"
+    if step "install" cmake --install "$FERRY_BUILD" --prefix "$prefix" >/dev/null; then
+      consumer_check "consumer (find_package)" "$consumer_src" "$FERRY_BUILD/consumer-installed" \
+        ferry_consumer cpu -- -DCMAKE_PREFIX_PATH="$prefix"
+    fi
+    consumer_check "consumer (add_subdirectory)" "$consumer_src" "$FERRY_BUILD/consumer-subdir" \
+      ferry_consumer cpu -- -DFERRY_SOURCE_DIR="$FERRY_ROOT"
+  else
+    warn "skipping the packaging checks: the host build could not be configured"
   fi
-  consumer_check "consumer (add_subdirectory)" "$consumer_src" "$FERRY_BUILD/consumer-subdir" \
-    ferry_consumer cpu -- -DFERRY_SOURCE_DIR="$FERRY_ROOT"
-else
-  warn "skipping the packaging checks: the host build could not be configured"
+  part_end packaging
 fi
-part_end packaging
 
 # --- 3. clang build --------------------------------------------------------------------------
 # Compiles what GCC compiled with a second compiler (Clang rejects code GCC accepts, and the
@@ -315,21 +328,24 @@ else
   hip_build="$FERRY_ROOT/build-hip"
   gen=()
   [[ -f "$hip_build/CMakeCache.txt" ]] || gen=(-G Ninja)
-  say "configuring the hip build in build-hip/ with $FERRY_HIP_CLANGXX (gfx90a, gfx942)"
+  say "configuring the hip build in build-hip/ with $FERRY_HIP_CLANGXX (gfx90a + gfx942, one fat binary)"
   # Test discovery runs the test programs at build time: on the host backends.
   export FERRY_BACKEND=openmp
   if step "configure (hip)" cmake -S "$FERRY_ROOT" -B "$hip_build" "${gen[@]}" \
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$FERRY_HIP_CLANGXX" \
     -DFERRY_DEVICE_BACKEND=hip "-DFERRY_HIP_ARCHITECTURES=gfx90a;gfx942" \
-    -DFERRY_BUILD_PERF=ON -DFERRY_BUILD_TESTS=ON -DFERRY_BUILD_EXAMPLES=ON; then
-    say "building everything in build-hip/ with $FERRY_JOBS jobs (two device targets per source)"
+    -DFERRY_BUILD_PERF=ON -DFERRY_PERF_UNCHECKED=OFF -DFERRY_BUILD_TESTS=ON \
+    -DFERRY_BUILD_EXAMPLES=ON; then
+    say "building everything in build-hip/ with $FERRY_JOBS jobs (each device source: host, gfx90a, gfx942)"
     # One passed check when everything compiled and linked (a failure is recorded by step).
     if step "build (hip, gfx90a + gfx942)" build_all "$hip_build"; then
       record "build (hip, gfx90a + gfx942)" 0
     fi
+    # The host code clang compiled as HIP, on the host backends (the kernels need an AMD GPU).
+    run_ctest "$hip_build" "hip build (FERRY_BACKEND=openmp)" -L 'unit|perf' "$@"
   fi
   unset FERRY_BACKEND
-  part_end "hip build (compile and link only)"
+  part_end "hip build (compile and link; host-backend tests)"
 fi
 
 # --- summary ---------------------------------------------------------------------------------
