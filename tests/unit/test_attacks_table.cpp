@@ -1,0 +1,345 @@
+// Attacks on the launch path and the residency table through the safe API only: launches in
+// flight on several host threads, reduction targets, lookup hints of the table (kept per start
+// address, invalidated by every change of the table), containers whose storage changes while
+// resident, and preload/release sequences. Each test states the right behaviour; those named
+// "Break:" reproduce a fault found by an attack and fixed since.
+// Results are compared with a sequential reference computed on the host, never with ferry itself.
+#include <atomic>
+#include <cstdio>
+#include <memory>
+#include <span>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "backend_param.hpp"
+
+namespace {
+
+using ferry::index;
+using ferry_test::contains;
+using ferry_test::on_backend;
+
+// --- drivers -----------------------------------------------------------------------------------
+
+// A kernel that parks inside the launch until the test lets it go, so that another thread can
+// act while the launch is in flight. Host backends only (the flag is host memory).
+std::atomic<int> g_park{0};
+FERRY_HOST_DEVICE void park() {
+#if !FERRY_DEVICE_PASS
+  g_park.store(1);
+  while (g_park.load() != 2) std::this_thread::yield();
+#endif
+}
+void wait_for_park(int s) {
+  while (g_park.load() != s) std::this_thread::yield();
+}
+
+/// target += n (a sum reduction over n threads), parking in the kernel.
+void parked_count_into(double& target, index n) {
+  ferry::launch(
+      {.name = "parked_count_into"}, ferry::range{n},
+      [] FERRY_KERNEL(index i, ferry::reducer<double, ferry::plus> s) {
+        if (i == 0) park();
+        s += 1.0;
+      },
+      ferry::sum(target));
+}
+/// target += n through a reduction and nothing else.
+void count_into(double& target, index n) {
+  ferry::launch(
+      {.name = "count_into"}, ferry::range{n},
+      [] FERRY_KERNEL(index, ferry::reducer<double, ferry::plus> s) { s += 1.0; },
+      ferry::sum(target));
+}
+/// out[i] = 2 * x[i]
+void twice_of(std::span<double> out, std::span<const double> x) {
+  ferry::launch(
+      {.name = "twice_of"}, ferry::range{static_cast<index>(out.size())},
+      [] FERRY_KERNEL(index i, double& o, ferry::view<const double> xv) { o = 2.0 * xv[i]; },
+      ferry::elementwise(out), x);
+}
+/// y[i] += 1
+void add_one(std::span<double> y) {
+  ferry::launch(
+      {.name = "add_one"}, ferry::range{static_cast<index>(y.size())},
+      [] FERRY_KERNEL(index, double& yi) { yi += 1.0; }, ferry::elementwise(y));
+}
+
+/// a[i] += 1 on whatever backend is current.
+void increment(ferry::array<double>& a) {
+  ferry::launch(
+      {.name = "increment"}, ferry::range{static_cast<index>(a.size())},
+      [] FERRY_KERNEL(index, double& x) { x += 1.0; }, ferry::elementwise(a));
+}
+/// out[i] = 2 * a[i]
+void twice_of_array(std::vector<double>& out, const ferry::array<double>& a) {
+  ferry::launch(
+      {.name = "twice_of_array"}, ferry::range{static_cast<index>(out.size())},
+      [] FERRY_KERNEL(index i, double& o, ferry::view<const double> av) { o = 2.0 * av[i]; },
+      ferry::elementwise(out), a);
+}
+
+class attacks_table : public on_backend {};
+
+class attacks_parked : public on_backend {
+ protected:
+  void SetUp() override {
+    on_backend::SetUp();
+    if (is(ferry::backend::cuda)) GTEST_SKIP() << "parks a kernel through host memory";
+    g_park.store(0);
+  }
+};
+
+// --- reduction targets and launches in flight on other threads -------------------------------
+
+// Break: a reduction's host target is memory the launch writes (it stores the result there after
+// the kernel), and a launch's aliasing check counts it so (test_attacks.cpp), but the launches
+// in flight on other threads did not see it: another thread's reduction into the same variable,
+// a launch reading or writing it, and a preload_mut of it were all accepted while the first
+// launch was still running, and the result was stored after the launch had left the in-flight
+// registry. Two threads summing into one variable raced on it (ThreadSanitizer reports the
+// stores; updates could be lost). Right behaviour: as for any memory a launch in flight writes,
+// a later launch touching it raises aliasing_error and a preload raises residency_error, and
+// the store of the result happens before the launch leaves the registry.
+TEST_P(attacks_parked, reduction_target_of_a_launch_in_flight_is_memory_it_writes) {
+  double x = 0.5;
+  std::thread a([&] { parked_count_into(x, 4); });
+  wait_for_park(1);
+  try {
+    count_into(x, 8);
+    ADD_FAILURE() << "a second reduction into the target of a launch in flight was accepted";
+  } catch (const ferry::aliasing_error& e) {
+    EXPECT_EQ(e.kernel(), "count_into");
+    EXPECT_TRUE(contains(e.what(), "kernel 'parked_count_into'")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "reduction")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "another host thread")) << e.what();
+  }
+  double out = 0.0;
+  try {
+    twice_of(std::span<double>(&out, 1), std::span<const double>(&x, 1));
+    ADD_FAILURE() << "reading the target of a reduction in flight was accepted";
+  } catch (const ferry::aliasing_error& e) {
+    EXPECT_EQ(e.kernel(), "twice_of");
+  }
+  try {
+    add_one(std::span<double>(&x, 1));
+    ADD_FAILURE() << "writing the target of a reduction in flight was accepted";
+  } catch (const ferry::aliasing_error& e) {
+    EXPECT_EQ(e.kernel(), "add_one");
+  }
+  try {
+    auto w = ferry::preload_mut(std::span<double>(&x, 1));
+    ADD_FAILURE() << "preloading the target of a reduction in flight was accepted";
+  } catch (const ferry::residency_error& e) {
+    EXPECT_TRUE(contains(e.what(), "in flight on another host thread")) << e.what();
+  }
+  double other = 1.0;
+  count_into(other, 8);  // a variable of its own: fine
+  g_park.store(2);
+  a.join();
+  EXPECT_EQ(x, 4.5) << "only the parked launch may have added to x";
+  EXPECT_EQ(other, 9.0);
+  EXPECT_EQ(out, 0.0);
+}
+
+// A reduction whose target another thread's launch in flight reads is refused too (the store
+// of the result would change what that launch reads).
+TEST_P(attacks_parked, reduction_into_memory_a_launch_in_flight_reads_is_refused) {
+  std::vector<double> src{1.0, 2.0, 3.0, 4.0}, out(4, 0.0);
+  auto parked_twice = [&] {
+    ferry::launch(
+        {.name = "parked_twice"}, ferry::range{4},
+        [] FERRY_KERNEL(index i, double& o, ferry::view<const double> xv) {
+          if (i == 0) park();
+          o = 2.0 * xv[i];
+        },
+        ferry::elementwise(out), std::as_const(src));
+  };
+  std::thread a(parked_twice);
+  wait_for_park(1);
+  EXPECT_THROW(count_into(src[2], 8), ferry::aliasing_error);
+  g_park.store(2);
+  a.join();
+  EXPECT_EQ(out, (std::vector<double>{2.0, 4.0, 6.0, 8.0}));
+  EXPECT_EQ(src, (std::vector<double>{1.0, 2.0, 3.0, 4.0}));
+}
+
+// Stress (also run under ThreadSanitizer): threads sum into one shared variable and into their
+// own. Every accepted launch adds exactly once; a conflict is refused as aliasing_error. The
+// shared total equals the number of accepted launches times their count.
+TEST_P(attacks_table, threads_summing_into_one_variable_never_lose_an_update) {
+  const int nthreads = 4;
+  const int iters = is(ferry::backend::openmp) ? 150 : 600;
+  double shared = 0.0;
+  struct result {
+    double own = 0.0;
+    int accepted = 0, refused = 0;
+    std::string failure;
+  };
+  std::vector<result> results(nthreads);
+  std::atomic<int> ready{0};
+  auto body = [&](int t) {
+    result& r = results[static_cast<std::size_t>(t)];
+    ready.fetch_add(1);
+    while (ready.load() < nthreads) std::this_thread::yield();
+    try {
+      for (int it = 0; it < iters; ++it) {
+        try {
+          count_into(shared, 3);
+          ++r.accepted;
+        } catch (const ferry::aliasing_error& e) {
+          if (e.detail().find("another host thread") == std::string::npos) throw;
+          ++r.refused;
+        }
+        count_into(r.own, 2);
+      }
+    } catch (const std::exception& e) {
+      r.failure = e.what();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 0; t < nthreads; ++t) pool.emplace_back(body, t);
+  for (auto& th : pool) th.join();
+  int accepted = 0, refused = 0;
+  for (const result& r : results) {
+    ASSERT_EQ(r.failure, "");
+    EXPECT_EQ(r.own, 2.0 * iters);
+    accepted += r.accepted;
+    refused += r.refused;
+  }
+  EXPECT_EQ(shared, 3.0 * accepted) << accepted << " accepted, " << refused << " refused";
+  EXPECT_GT(accepted, 0);
+}
+
+// --- lookup hints: a new entry at an address a hint remembers ----------------------------------
+
+// ferry::arrays made and destroyed in a loop usually get the same host (and device) address
+// each time: every launch must find the live array's entry, never the last one's (stale data
+// or freed memory on separate-memory backends).
+TEST_P(attacks_table, arrays_made_again_at_one_address_are_never_confused) {
+  const index n = 64;
+  std::vector<double> out(n, 0.0);
+  for (int round = 1; round <= 24; ++round) {
+    ferry::array<double> a(n, static_cast<double>(round));
+    twice_of_array(out, a);
+    twice_of_array(out, a);  // through the hint
+    ASSERT_EQ(out, std::vector<double>(n, 2.0 * round)) << "round " << round;
+    increment(a);
+    twice_of_array(out, a);
+    ASSERT_EQ(out, std::vector<double>(n, 2.0 * round + 2.0)) << "round " << round;
+  }
+}
+
+// Residency of different lengths at one start address, one after the other: each launch is
+// served by the entry live at that moment (a hint keyed by the start address must not hand out
+// a released entry of another length). Sequential reference: the same additions on a copy.
+TEST_P(attacks_table, resident_ranges_of_different_lengths_at_one_start) {
+  std::vector<double> y(64, 0.0), ref(64, 0.0);
+  auto ref_add = [&](std::size_t len) {
+    for (std::size_t i = 0; i < len; ++i) ref[i] += 1.0;
+  };
+  for (std::size_t len : {64u, 16u, 64u, 8u, 32u}) {
+    auto w = ferry::preload_mut(std::span<double>(y).first(len));
+    add_one(std::span<double>(y).first(len));
+    add_one(std::span<double>(y).first(len));  // through the hint
+    add_one(std::span<double>(y).first(len / 2));
+    ref_add(len);
+    ref_add(len);
+    ref_add(len / 2);
+    if (len < 64) {
+      EXPECT_THROW(add_one(std::span<double>(y).first(len + 1)), ferry::residency_error);
+    }
+    w.release();
+    ASSERT_EQ(y, ref) << "length " << len;
+  }
+  add_one(y);  // nothing resident any more: interface A
+  ref_add(64);
+  EXPECT_EQ(y, ref);
+}
+
+// Preload kinds do not mix: a range resident through one kind cannot be made resident through
+// another (the error names the kind holding it), and nested scoped residency of the same data
+// fails inside the scope and leaves nothing behind.
+TEST_P(attacks_table, one_range_resident_through_two_kinds_is_refused) {
+  std::vector<double> y(16, 1.0);
+  {
+    auto w = ferry::preload_mut(y);
+    try {
+      auto r = ferry::preload(std::as_const(y));
+      ADD_FAILURE() << "preload of data resident through preload_mut was accepted";
+    } catch (const ferry::residency_error& e) {
+      EXPECT_TRUE(contains(e.what(), "already resident through ferry::preload_mut")) << e.what();
+    }
+    add_one(y);
+  }
+  EXPECT_EQ(y, std::vector<double>(16, 2.0));
+  EXPECT_THROW(ferry::with_preload_mut(y,
+                                       [&] {
+                                         auto r = ferry::preload(std::span<const double>(y));
+                                         add_one(y);
+                                       }),
+               ferry::residency_error);
+  EXPECT_EQ(y, std::vector<double>(16, 2.0)) << "the refused body must not have run its launch";
+  {
+    auto r = ferry::preload(std::as_const(y));
+    EXPECT_THROW(auto w = ferry::preload_mut(std::span<double>(y).subspan(4, 4)),
+                 ferry::residency_error);
+  }
+}
+
+// --- readers and a writer of resident data on different threads ------------------------------
+
+// One thread adds 1 to resident data again and again; another reads it through interface A.
+// Each launch is either accepted or refused as a conflict with a launch in flight; every
+// accepted read sees one state between two writes (all elements equal), never a torn one, and
+// the writes all arrive.
+TEST_P(attacks_table, a_reader_never_sees_a_resident_buffer_half_written) {
+  const index n = 512;
+  const int iters = is(ferry::backend::openmp) ? 60 : 200;
+  std::vector<double> y(n, 1.0);
+  int writes = 0, reads = 0, torn = 0;
+  std::string failure;
+  auto w = ferry::preload_mut(y);
+  std::atomic<bool> done{false};
+  std::thread reader([&] {
+    std::vector<double> out(n, 0.0);
+    try {
+      while (!done.load()) {
+        try {
+          twice_of(out, std::span<const double>(y));
+        } catch (const ferry::aliasing_error&) {
+          continue;
+        }
+        ++reads;
+        for (index i = 1; i < n; ++i)
+          if (out[i] != out[0]) {
+            ++torn;
+            break;
+          }
+      }
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+  });
+  for (int it = 0; it < iters; ++it) {
+    try {
+      add_one(y);
+      ++writes;
+    } catch (const ferry::aliasing_error&) {
+    }
+  }
+  done.store(true);
+  reader.join();
+  w.release();
+  EXPECT_EQ(failure, "");
+  EXPECT_EQ(torn, 0) << "of " << reads << " reads";
+  EXPECT_EQ(y, std::vector<double>(n, 1.0 + writes));
+  EXPECT_GT(writes, 0);
+}
+
+}  // namespace
+
+FERRY_INSTANTIATE_BACKENDS(attacks_table);
+FERRY_INSTANTIATE_BACKENDS(attacks_parked);
