@@ -713,7 +713,11 @@ void launch_mapping::finish(finish_hook before_unregister) {
         if (written_read_only == static_cast<int>(i) + 1 && entry_state(*e) == residency::both)
           e->state.store(residency::host_newer, std::memory_order_release);
       } else if (is_writable(r.mode) && e->rt) {
+        // A launch on another backend (a host backend while the data is resident on a device)
+        // wrote the host copy: that is ferry's write, not the host's, so the checked backend's
+        // record of the host bytes follows it.
         e->state.store(residency::host_newer, std::memory_order_release);
+        if (e->hashed) e->host_hash = hash_bytes(e->host, e->bytes);
       }
     }
     // Unpin and unregister under the same lock (one lock per launch end, not two).
