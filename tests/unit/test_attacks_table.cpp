@@ -367,6 +367,77 @@ TEST_P(attacks_table, a_reader_never_sees_a_resident_buffer_half_written) {
   EXPECT_EQ(y, std::vector<double>(n, 1.0 + writes));
 }
 
+// --- a launch with a reduction that fails after its kernel ---------------------------------------
+
+/// out[i] = 2 * i, and total += the sum of the new values.
+void double_index_and_sum(std::vector<double>& out, double& total) {
+  ferry::launch(
+      {.name = "double_index_and_sum"}, ferry::range{static_cast<index>(out.size())},
+      [] FERRY_KERNEL(index i, double& o, ferry::reducer<double, ferry::plus> t) {
+        o = 2.0 * static_cast<double>(i);
+        t += o;
+      },
+      ferry::elementwise(out), ferry::sum(total));
+}
+
+/// Writes x[0] through a const_cast of its read-only view (outside the safe API: the checked
+/// backend's detection of it is what is tested) and sums 1 per thread into total.
+void sneaky_sum(std::vector<double>& out, const std::vector<double>& x, double& total) {
+  ferry::launch(
+      {.name = "sneaky_sum"}, ferry::range{static_cast<index>(out.size())},
+      [] FERRY_KERNEL(index i, double& o, ferry::view<const double> xv,
+                      ferry::reducer<double, ferry::plus> t) {
+        if (i == 0) const_cast<double&>(xv[0]) = -1.0;
+        o = xv[i];
+        t += 1.0;
+      },
+      ferry::elementwise(out), std::as_const(x), ferry::sum(total));
+}
+
+class attacks_checked_faults : public ::testing::Test {
+ protected:
+  void SetUp() override { ferry::set_backend(ferry::backend::checked); }
+  void TearDown() override {
+    ferry::detail::checked_inject_failure(ferry::detail::checked_fault::allocation, 0);
+    ferry::detail::checked_inject_failure(ferry::detail::checked_fault::copy, 0);
+    ferry::set_backend(ferry::backend::serial);
+    EXPECT_EQ(ferry::detail::resident_count(), 0u);
+    ferry_test::expect_no_checked_leak();
+  }
+};
+
+// A reduction's result is stored while the launch is still registered, just before it leaves
+// the registry; a launch that fails after its kernel (its copy back fails, or the checked
+// backend finds a write to a read-only argument) stores nothing, frees everything and leaves
+// the registry, so the next launch on the same memory runs.
+TEST_F(attacks_checked_faults, a_reduction_whose_launch_fails_after_the_kernel_stores_nothing) {
+  const index n = 16;
+  double ref_total = 0.0;
+  for (index i = 0; i < n; ++i) ref_total += 2.0 * static_cast<double>(i);
+  // Copies: out in (1), out back (2).
+  for (int k = 1; k <= 2; ++k) {
+    std::vector<double> out(n, -1.0);
+    double total = 0.25;
+    ferry::detail::checked_inject_failure(ferry::detail::checked_fault::copy, k);
+    EXPECT_THROW(double_index_and_sum(out, total), ferry::device_error) << "copy " << k;
+    EXPECT_EQ(total, 0.25) << "a failed launch stored its reduction (copy " << k << ")";
+    EXPECT_EQ(out, std::vector<double>(n, -1.0));
+    EXPECT_EQ(ferry::detail::checked_outstanding_allocations(), 0u);
+    double_index_and_sum(out, total);  // still registered? then this would be refused
+    EXPECT_EQ(total, 0.25 + ref_total);
+  }
+  ferry::detail::checked_inject_failure(ferry::detail::checked_fault::allocation, 1);
+  std::vector<double> out(n, -1.0);
+  double total = 0.25;
+  EXPECT_THROW(double_index_and_sum(out, total), ferry::out_of_memory);
+  EXPECT_EQ(total, 0.25);
+  const std::vector<double> x(n, 3.0);
+  EXPECT_THROW(sneaky_sum(out, x, total), ferry::residency_error);
+  EXPECT_EQ(total, 0.25) << "a launch that broke the read-only rule stored its reduction";
+  double_index_and_sum(out, total);
+  EXPECT_EQ(total, 0.25 + ref_total);
+}
+
 // --- data resident on one backend, launched on another ------------------------------------------
 
 /// Switches the backend for one test and back to serial at its end; checks that nothing stays
