@@ -342,7 +342,7 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
     int pos = 0;
     (detail::verify_one<Space, A>(args, space, name, ++pos), ...);
   }
-  detail::device_runtime* rt = detail::active_runtime();
+  detail::device_runtime* rt = detail::runtime_of(b);
   std::array<void*, n_regions + 1> mapped{};
   // The mapping registers the launch as in flight with its reduction targets too (host memory
   // it writes when it stores the results), and refuses targets in resident memory.

@@ -484,6 +484,52 @@ TEST_F(attacks_backend_switch, a_host_backend_launch_on_device_resident_data_is_
   }
 }
 
+/// y[i] += x[i]
+void accumulate(std::span<double> y, std::span<const double> x) {
+  ferry::launch(
+      {.name = "accumulate"}, ferry::range{static_cast<index>(y.size())},
+      [] FERRY_KERNEL(index i, double& yi, ferry::view<const double> xv) { yi += xv[i]; },
+      ferry::elementwise(y), x);
+}
+
+// The backend is one process-wide setting. Another thread switching it between serial, checked
+// and openmp while this one launches, preloads and releases must not change any result: each
+// launch runs wholly on one backend (its executor with that backend's memory; a launch that read
+// the backend twice could pair a host executor with device addresses, which only a device build
+// would show as a fault), and data resident on one backend serves launches on the others.
+TEST_F(attacks_backend_switch, launches_while_another_thread_switches_backends_stay_correct) {
+  const index n = 64;
+  std::vector<double> x(n), y(n, 0.0), ref(n, 0.0);
+  for (index i = 0; i < n; ++i) x[static_cast<std::size_t>(i)] = static_cast<double>(i % 7);
+  std::atomic<bool> stop{false};
+  std::thread toggler([&] {
+    const ferry::backend order[] = {ferry::backend::serial, ferry::backend::checked,
+                                    ferry::backend::openmp};
+    for (int k = 0; !stop.load(); ++k) {
+      ferry::set_backend(order[k % 3]);
+      std::this_thread::yield();
+    }
+  });
+  std::string failure;
+  try {
+    for (int round = 0; round < 20; ++round) {
+      {
+        auto w = ferry::preload_mut(y);  // resident on whichever backend is current now
+        for (int it = 0; it < 3; ++it) accumulate(y, x);
+        w.release();
+      }
+      accumulate(y, x);
+      for (std::size_t i = 0; i < ref.size(); ++i) ref[i] += 4.0 * x[i];
+    }
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  stop.store(true);
+  toggler.join();
+  EXPECT_EQ(failure, "");
+  EXPECT_EQ(y, ref);
+}
+
 // The same sequence with a ferry::array (regression test: it held already).
 TEST_F(attacks_backend_switch, an_array_written_on_two_backends_keeps_every_update) {
   ferry::set_backend(ferry::backend::checked);

@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "ferry/core/backend.hpp"
 #include "ferry/data/runtime.hpp"
 #include "ferry/partition/region.hpp"
 
@@ -92,6 +93,12 @@ struct arg_region {
 /// The runtime of the current backend, or nullptr for host-memory backends (serial, openmp).
 /// Throws backend_error as current_backend() does.
 device_runtime* active_runtime();
+
+/// The runtime of backend b, or nullptr for host-memory backends. A launch reads the current
+/// backend once and takes its runtime from that value: asking active_runtime() again could see
+/// another thread's set_backend and pair one backend's executor with another's memory (host
+/// code on device addresses). Throws backend_error for a backend this build lacks.
+device_runtime* runtime_of(backend b);
 
 /// The checked backend's host-emulated device.
 device_runtime& checked_runtime();
