@@ -547,13 +547,15 @@ launch_mapping::launch_mapping(device_runtime* rt, const char* kernel,
     throw launch_error(kernel, "too many memory arguments in one launch (" +
                                    std::to_string(regions.size()) + ", at most " +
                                    std::to_string(max_slots) + ")");
-  for (std::size_t i = 0; i < regions.size(); ++i) slots_[i] = slot{nullptr, false, nullptr, 0, 0};
+  for (std::size_t i = 0; i < regions.size(); ++i)
+    slots_[i] = slot{nullptr, false, false, nullptr, 0, 0};
   try {
     map(out);
   } catch (...) {
     cleanup();
     throw;
   }
+  ran_ = true;
 }
 
 void launch_mapping::map(void** out) {
@@ -618,6 +620,8 @@ void launch_mapping::map(void** out) {
         }
         out[i] = e->device + (host - e->host);
         slots_[i].direct = true;
+        // Only a write-only launch over the whole entry may start on an out-of-date copy.
+        slots_[i].complete = entry_state(*e) != residency::host_newer;
       } else {
         // Host-memory backend, or resident on another runtime: the launch uses the host copy,
         // so a device's newer data comes back first.
@@ -697,29 +701,10 @@ void launch_mapping::finish(finish_hook before_unregister) {
   }
   {
     std::lock_guard lock(t.m);
-    for (std::size_t i = 0; i < n; ++i) {
-      env_entry* e = slots_[i].entry;
-      if (!e || e->broken) continue;
-      const region& r = regions_[i].r;
-      if (slots_[i].direct) {
-        if (is_writable(r.mode) && !failure && entry_state(*e) != residency::device_newer) {
-          e->state.store(residency::device_newer, std::memory_order_release);
-          if (is_checked(e->rt) && e->kind == entry_kind::array) {
-            e->host_hash = hash_bytes(e->host, e->bytes);
-            e->hashed = true;
-          }
-        }
-        // The host copy is intact: let the next launch copy it again over the corrupted one.
-        if (written_read_only == static_cast<int>(i) + 1 && entry_state(*e) == residency::both)
-          e->state.store(residency::host_newer, std::memory_order_release);
-      } else if (is_writable(r.mode) && e->rt) {
-        // A launch on another backend (a host backend while the data is resident on a device)
-        // wrote the host copy: that is ferry's write, not the host's, so the checked backend's
-        // record of the host bytes follows it.
-        e->state.store(residency::host_newer, std::memory_order_release);
-        if (e->hashed) e->host_hash = hash_bytes(e->host, e->bytes);
-      }
-    }
+    // The kernel ran to its end: what it wrote is the newest data even if a copy back of a
+    // transient region failed.
+    record_writes(false, written_read_only);
+    ran_ = false;
     // Unpin and unregister under the same lock (one lock per launch end, not two).
     notify = inflight_registry::release(t, *this);
   }
@@ -736,12 +721,45 @@ void launch_mapping::finish(finish_hook before_unregister) {
   }
 }
 
+void launch_mapping::record_writes(bool failed, int written_read_only) {
+  for (std::size_t i = 0; i < regions_.size(); ++i) {
+    env_entry* e = slots_[i].entry;
+    if (!e || e->broken) continue;
+    const region& r = regions_[i].r;
+    if (slots_[i].direct) {
+      if (is_writable(r.mode) && (!failed || slots_[i].complete) &&
+          entry_state(*e) != residency::device_newer) {
+        e->state.store(residency::device_newer, std::memory_order_release);
+        if (is_checked(e->rt) && e->kind == entry_kind::array) {
+          e->host_hash = hash_bytes(e->host, e->bytes);
+          e->hashed = true;
+        }
+      }
+      // The host copy is intact: let the next launch copy it again over the corrupted one.
+      if (written_read_only == static_cast<int>(i) + 1 && entry_state(*e) == residency::both)
+        e->state.store(residency::host_newer, std::memory_order_release);
+    } else if (is_writable(r.mode) && e->rt) {
+      // A launch on another backend (a host backend while the data is resident on a device)
+      // wrote the host copy: that is ferry's write, not the host's, so the checked backend's
+      // record of the host bytes follows it.
+      e->state.store(residency::host_newer, std::memory_order_release);
+      if (e->hashed) e->host_hash = hash_bytes(e->host, e->bytes);
+    }
+  }
+}
+
 void launch_mapping::cleanup() noexcept {
   auto& t = the_table();
   if (pinned_ || registered_) {
     bool notify = false;
     {
       std::lock_guard lock(t.m);
+      // A launch that stopped after it was mapped (a kernel that failed part-way) may have
+      // written resident copies: the copy it wrote holds those writes, as the host copy does
+      // on host backends, so it becomes the newer one and the two copies never disagree
+      // while the table calls them equal.
+      if (ran_ && pinned_) record_writes(true, 0);
+      ran_ = false;
       notify = inflight_registry::release(t, *this);
     }
     if (notify) t.unpinned.notify_all();

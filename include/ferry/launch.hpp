@@ -235,7 +235,8 @@ inline constexpr bool invocable_with<Space, K, std::tuple<B...>> =
 ///   bounds_error    (while the kernel runs, host backends) a view or atomic_accessor indexed
 ///                   out of bounds: names the argument, index and extent; nothing is copied back
 ///                   and no reduction is stored, but on serial/openmp writes made before the
-///                   failure may have reached host memory (not all: see docs/safety.md). On a
+///                   failure may have reached host memory (not all: see docs/safety.md), and on
+///                   checked they stay in the device copy of resident data, now the newer. On a
 ///                   device the failing thread traps and the launch or the next synchronisation
 ///                   raises device_error naming the kernel.
 /// Rejected at compile time, with a message naming the fix: capturing kernels, function
@@ -396,8 +397,9 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
       // A view does not know its launch: name the kernel, and the argument whose mapped memory
       // holds the view, here. Nothing after the failure runs: `mapping` is destroyed without
       // finish(), so nothing is copied back (separate-memory backends leave host data as it was
-      // before the launch; host-memory backends keep the writes made before the failure) and no
-      // reduction result is stored.
+      // before the launch; host-memory backends keep the writes made before the failure, and so
+      // does the device copy of resident data, which becomes the newer) and no reduction result
+      // is stored.
       throw bounds_error(name, detail::describe_bounds_fault(f, regions, mapped.data()));
     } catch (const bounds_error& e) {
       if (!e.kernel().empty()) throw;

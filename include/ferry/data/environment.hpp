@@ -199,11 +199,17 @@ class launch_mapping {
   struct slot {
     env_entry* entry;   // pinned resident entry, or nullptr
     bool direct;        // the launch uses entry's copy (not a transient one)
+    bool complete;      // direct: the entry's copy held the newest data when the kernel started
     std::byte* device;  // transient allocation
     std::size_t device_bytes;
     std::uint64_t read_hash;  // checked backend: hash of a read-only region before the kernel
   };
   void map(void** out);
+  /// Lock held: records in the resident entries this launch wrote that their copy it used is
+  /// now the newer one (`failed`: the kernel stopped part-way, so only copies that were
+  /// complete when it started take the lead); marks a read-only entry the kernel corrupted
+  /// (`written_read_only`, a 1-based slot) for copying in again.
+  void record_writes(bool failed, int written_read_only);
   void cleanup() noexcept;
   friend struct inflight_registry;
   device_runtime* rt_;
@@ -214,6 +220,7 @@ class launch_mapping {
   slot slots_[max_slots];
   bool registered_ = false;
   bool pinned_ = false;
+  bool ran_ = false;  // mapped: the kernel may run (and write resident copies) from now on
   launch_mapping* prev_ = nullptr;  // in-flight registry links
   launch_mapping* next_ = nullptr;
 };
