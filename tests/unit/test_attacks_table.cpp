@@ -144,20 +144,22 @@ TEST_P(attacks_parked, reduction_target_of_a_launch_in_flight_is_memory_it_write
   EXPECT_EQ(out, 0.0);
 }
 
+/// out[i] = 2 * x[i], parking in the kernel.
+void parked_twice_of(std::vector<double>& out, const std::vector<double>& x) {
+  ferry::launch(
+      {.name = "parked_twice_of"}, ferry::range{static_cast<index>(out.size())},
+      [] FERRY_KERNEL(index i, double& o, ferry::view<const double> xv) {
+        if (i == 0) park();
+        o = 2.0 * xv[i];
+      },
+      ferry::elementwise(out), std::as_const(x));
+}
+
 // A reduction whose target another thread's launch in flight reads is refused too (the store
 // of the result would change what that launch reads).
 TEST_P(attacks_parked, reduction_into_memory_a_launch_in_flight_reads_is_refused) {
   std::vector<double> src{1.0, 2.0, 3.0, 4.0}, out(4, 0.0);
-  auto parked_twice = [&] {
-    ferry::launch(
-        {.name = "parked_twice"}, ferry::range{4},
-        [] FERRY_KERNEL(index i, double& o, ferry::view<const double> xv) {
-          if (i == 0) park();
-          o = 2.0 * xv[i];
-        },
-        ferry::elementwise(out), std::as_const(src));
-  };
-  std::thread a(parked_twice);
+  std::thread a([&] { parked_twice_of(out, src); });
   wait_for_park(1);
   EXPECT_THROW(count_into(src[2], 8), ferry::aliasing_error);
   g_park.store(2);
@@ -473,6 +475,17 @@ TEST_P(attacks_table, a_kernel_failing_part_way_through_resident_data_leaves_one
   EXPECT_EQ(y[3], 10.0);  // written before its thread failed
 }
 
+/// y[i] = 5 + i and out[i] = 1.
+void index_and_one(std::vector<double>& y, std::vector<double>& out) {
+  ferry::launch(
+      {.name = "index_and_one"}, ferry::range{static_cast<index>(y.size())},
+      [] FERRY_KERNEL(index i, double& yi, double& o) {
+        yi = 5.0 + static_cast<double>(i);
+        o = 1.0;
+      },
+      ferry::elementwise(y), ferry::elementwise(out));
+}
+
 // The same after the kernel ran to its end but a transient argument's copy back failed: the
 // resident data the kernel wrote keeps the kernel's results (before, release copied nothing
 // back and the host kept the old values while the device copy had the new ones).
@@ -480,18 +493,9 @@ TEST_F(attacks_checked_faults, a_failed_copy_back_keeps_the_kernels_writes_to_re
   const index n = 8;
   std::vector<double> y(n, 1.0), out(n, 0.0);
   auto w = ferry::preload_mut(y);
-  auto both = [&] {
-    ferry::launch(
-        {.name = "both"}, ferry::range{n},
-        [] FERRY_KERNEL(index i, double& yi, double& o) {
-          yi = 5.0 + static_cast<double>(i);
-          o = 1.0;
-        },
-        ferry::elementwise(y), ferry::elementwise(out));
-  };
   // Copies of the launch: out in (1), out back (2); y is resident and in sync.
   ferry::detail::checked_inject_failure(ferry::detail::checked_fault::copy, 2);
-  EXPECT_THROW(both(), ferry::device_error);
+  EXPECT_THROW(index_and_one(y, out), ferry::device_error);
   w.release();
   for (index i = 0; i < n; ++i) EXPECT_EQ(y[i], 5.0 + static_cast<double>(i)) << i;
   EXPECT_EQ(out, std::vector<double>(n, 0.0)) << "the failed copy back changed out";
