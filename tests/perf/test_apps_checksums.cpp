@@ -164,6 +164,54 @@ INSTANTIATE_TEST_SUITE_P(
       return std::get<0>(info.param) + "_" + ferry::to_string(std::get<1>(info.param));
     });
 
+// LTIMES's ferry_A/B run a tiled block launch (tiles of 32 m x 4 g x 2 z, 64 directions per
+// staging step): shapes that leave partial tiles in every dimension, need two staging steps
+// (num_d = 70), two tiles along m (num_m = 33), upstream's num_d = 6, and a single point must
+// all reproduce ref_seq, on every host backend.
+TEST(LtimesTiles, PartialTilesAndSeveralStagingStepsMatchRefSeq) {
+  struct shape {
+    int d, g, m;
+    Index_type size;
+  };
+  const shape shapes[] = {{64, 32, 25, 5000}, {70, 5, 33, 7000}, {6, 32, 25, 2000}, {1, 1, 1, 1}};
+  for (const char* name : {"Apps_LTIMES", "Apps_LTIMES_NOVIEW"}) {
+    std::unique_ptr<kernel_base> kernel;
+    for (auto& k : make_all_kernels())
+      if (k->info().name == name) kernel = std::move(k);
+    ASSERT_NE(kernel, nullptr) << name;
+    for (const shape& s : shapes) {
+      for (ferry::backend b :
+           {ferry::backend::serial, ferry::backend::checked, ferry::backend::openmp}) {
+        ferry::set_backend(b);
+        auto run = [&](variant_id v) {
+          reset_init_counter();
+          run_params p;
+          p.size = s.size;
+          p.ltimes_num_d = s.d;
+          p.ltimes_num_g = s.g;
+          p.ltimes_num_m = s.m;
+          kernel->set_up(p);
+          rep_timer t;
+          kernel->run(v, 2, t);
+          const Checksum_type ck = kernel->checksum();
+          kernel->tear_down();
+          return ck;
+        };
+        const Checksum_type ref = run(variant_id::ref_seq);
+        ASSERT_NE(ref, 0) << "the shape gives LTIMES no work";
+        for (variant_id v : {variant_id::ferry_A, variant_id::ferry_B}) {
+          const Checksum_type ck = run(v);
+          const double rel = static_cast<double>(std::fabs(ref - ck) / std::fabs(ref));
+          EXPECT_LE(rel, tolerance::normal)
+              << name << ' ' << variant_name(v) << " on " << ferry::to_string(b) << ", d/g/m "
+              << s.d << '/' << s.g << '/' << s.m << ": checksum " << format_checksum_for_test(ck)
+              << ", ref_seq " << format_checksum_for_test(ref);
+        }
+      }
+    }
+  }
+}
+
 TEST(AppsCounters, DefaultSizesAndBytesMatchSpecTable) {
   struct row {
     const char* kernel;

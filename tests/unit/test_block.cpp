@@ -126,10 +126,10 @@ void windowed_sums(const std::vector<double>& x, std::vector<double>& y) {
   const auto n = static_cast<ferry::index>(x.size());
   ferry::launch_blocks(
       {.name = "windowed_sums"}, ferry::blocks<window_block>(ferry::range{n}),
-      ferry::block_kernel<double, window>(  // state: the thread's sum
-                                            // Each thread loads the inputs of its own slots k = 0,
-                                            // 1, at positions local + 64·k of the window (a warp's
-                                            // loads are consecutive addresses).
+      // State: the thread's sum.
+      ferry::block_kernel<double, window>(
+          // Each thread loads the inputs of its own slots k = 0, 1, at positions local + 64·k of
+          // the window (a warp's loads are consecutive addresses).
           ferry::phase(ferry::writes<0>,
                        [] FERRY_KERNEL(const thread& th, double&, ferry::own_slots<double, 2> w,
                                        ferry::view<const double> x, ferry::index n) {
@@ -427,7 +427,9 @@ TEST_P(block_test, shared_arrays_larger_than_the_backend_allows_fail_before_anyt
                          "the block-shared arrays take 262144 bytes per block, more "
                          "than the " +
                              std::string(ferry::to_string(backend())) + " backend allows ("));
-    if (!is(ferry::backend::cuda)) EXPECT_TRUE(contains(e.what(), "allows (49152 bytes)"));
+    if (!is(ferry::backend::cuda)) {
+      EXPECT_TRUE(contains(e.what(), "allows (49152 bytes)"));
+    }
   }
   EXPECT_EQ(out, std::vector<double>(2048, -1.0));
 }
