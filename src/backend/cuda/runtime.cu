@@ -218,6 +218,21 @@ int multiprocessors() {
   return the_device().multiprocessors();
 }
 
+void x_grid_too_large(const char* kernel, index n, unsigned b) {
+  constexpr index cap = 0x7fffffff;
+  throw launch_error(kernel, "the index space has " + std::to_string(n) +
+                                 " indices along x, more than a CUDA grid of " + std::to_string(b) +
+                                 "-thread blocks covers (" + std::to_string(cap) +
+                                 " blocks); split the launch");
+}
+
+void nvtx_push(const char* name) {
+  nvtxRangePushA(name);
+}
+void nvtx_pop() {
+  nvtxRangePop();
+}
+
 void after_launch(const char* kernel) {
   cuda_device& d = the_device();
   const char* previous = d.last_kernel();

@@ -4,16 +4,14 @@
 #pragma once
 
 #include <cuda_runtime.h>
-#include <nvtx3/nvToolsExt.h>
 
 #include <algorithm>
 #include <cstring>
-#include <cub/block/block_reduce.cuh>
 #include <new>
-#include <string>
 #include <tuple>
 #include <utility>
 
+#include "ferry/backend/cuda/block_fold.cuh"
 #include "ferry/backend/cuda/scratch.hpp"
 #include "ferry/backend/host/execute.hpp"
 #include "ferry/core/error.hpp"
@@ -34,10 +32,17 @@ void after_launch(const char* kernel);
 /// Default threads per block: 256, RAJAPerf's Base_CUDA default block size.
 inline constexpr int default_block = 256;
 
+/// Opens an NVTX range named `name` (nvtxRangePushA). Out of line, like nvtx_pop: the NVTX
+/// header defines its whole API as static functions and tables, which cost every translation
+/// unit that includes it about half a second of host compilation (nvcc 13, gcc 12, -O3).
+void nvtx_push(const char* name);
+/// Closes the innermost NVTX range (nvtxRangePop).
+void nvtx_pop();
+
 /// NVTX range for the lifetime of the object (shows launches in Nsight timelines).
 struct nvtx_range {
-  explicit nvtx_range(const char* name) { nvtxRangePushA(name); }
-  ~nvtx_range() { nvtxRangePop(); }
+  explicit nvtx_range(const char* name) { nvtx_push(name); }
+  ~nvtx_range() { nvtx_pop(); }
 };
 
 // --- kernels ------------------------------------------------------------------------------------
@@ -138,29 +143,6 @@ __device__ inline index3 point_of(const range3d& s, index l) {
   return index3{s.begin_i + l % ni, s.begin_j + (l / ni) % nj, s.begin_k + l / (ni * nj)};
 }
 
-/// Block-wide fold of one state element with CUB (a no-op for non-reduction arguments).
-template <int B, class Op, class T>
-__device__ T block_fold(T v) {
-  if constexpr (std::is_same_v<Op, keep_first>) {
-    return v;
-  } else {
-    using reduce_t = cub::BlockReduce<T, B>;
-    __shared__ typename reduce_t::TempStorage tmp;
-    T r = reduce_t(tmp).Reduce(v, Op{});
-    __syncthreads();  // tmp may be reused by the next fold of the same type
-    return r;
-  }
-}
-
-/// Block-wide fold of every state element; thread 0 holds the block's result.
-template <int B, class Ops, class States>
-__device__ FERRY_INLINE void block_fold_all(States& st) {
-  [&]<std::size_t... N>(std::index_sequence<N...>) {
-    ((std::get<N>(st) = block_fold<B, std::tuple_element_t<N, Ops>>(std::get<N>(st))), ...);
-  }
-  (std::make_index_sequence<std::tuple_size_v<States>>{});
-}
-
 /// acc = op(acc, v) for every state element.
 template <class Ops, class States>
 __device__ FERRY_INLINE void fold_into(States& acc, const States& v) {
@@ -208,12 +190,12 @@ __device__ FERRY_INLINE States load_state(const States* src) {
 /// of the plain loop, so results are unchanged).
 inline constexpr int reduce_unroll = 4;
 
-/// Launch with reductions: grid-stride loop, per-thread states, CUB block folds, one partial
+/// Launch with reductions: grid-stride loop, per-thread states, block folds, one partial
 /// state per block; the last block to finish (counted with `done`) folds the partials on the
 /// device and stores the launch's result, so the host copies back one state, not one per
 /// block. The last block's thread t folds partials t, t + B, t + 2B, ... in that order and the
-/// block then folds the threads' values with CUB: the order depends only on the grid size,
-/// never on which block finished last, so results are the same bits on every run.
+/// block then folds the threads' values (block_fold.cuh, thread order): the order depends only on
+/// the grid size, never on which block finished last, so results are the same bits on every run.
 template <int B, class Ops, class Space, class K, class Bound, class States>
 __global__ void __launch_bounds__(B)
     kernel_reduce(Space s, K k, Bound b, States init, States* partials, States* result,
@@ -236,7 +218,8 @@ __global__ void __launch_bounds__(B)
   // Before any fold or store: a failed bounds check ends the whole launch, which then stores
   // no result (the host's copy reports the fault instead).
   trap_on_fault(fault);
-  block_fold_all<B, Ops>(st);
+  __shared__ block_fold_storage<B, Ops, States> tmp;
+  block_fold<B>(st, tmp);
   if (gridDim.x == 1) {
     if (threadIdx.x == 0) store_state(result, st);
     return;
@@ -247,7 +230,7 @@ __global__ void __launch_bounds__(B)
     __threadfence();  // the partial is visible device-wide before the count says it is there
     last = atomicInc(done, gridDim.x - 1) == gridDim.x - 1;  // wraps `done` back to 0
   }
-  __syncthreads();
+  __syncthreads();  // also ends thread 0's reads of tmp before the second fold writes it
   if (!last) return;
   __threadfence();  // every other block's partial (fenced before its count) is visible
   States acc = init;
@@ -255,23 +238,21 @@ __global__ void __launch_bounds__(B)
 #pragma unroll 4
   for (unsigned p = threadIdx.x; p < gridDim.x; p += B)
     fold_into<Ops>(acc, load_state(partials + p));
-  block_fold_all<B, Ops>(acc);
+  block_fold<B>(acc, tmp);
   if (threadIdx.x == 0) store_state(result, acc);
 }
 
 // --- host side ----------------------------------------------------------------------------------
+
+/// Throws x_grid's launch_error (out of line, in the library: message building).
+[[noreturn]] void x_grid_too_large(const char* kernel, index n, unsigned b);
 
 /// Blocks along x for n indices in blocks of b threads: the x dimension of a CUDA grid holds at
 /// most 2^31 - 1 blocks and the x loops of these kernels do not stride, so a longer extent would
 /// leave indices unrun. Throws launch_error naming the kernel (reached only by spaces of more
 /// than about 2^39 indices along x, which index no buffer a device can hold).
 inline unsigned x_grid(const char* kernel, index n, unsigned b) {
-  constexpr index cap = 0x7fffffff;
-  if ((n + b - 1) / b > cap)
-    throw launch_error(kernel, "the index space has " + std::to_string(n) +
-                                   " indices along x, more than a CUDA grid of " +
-                                   std::to_string(b) + "-thread blocks covers (" +
-                                   std::to_string(cap) + " blocks); split the launch");
+  if ((n + b - 1) / b > 0x7fffffff) x_grid_too_large(kernel, n, b);
   return static_cast<unsigned>(std::max<index>((n + b - 1) / b, 1));
 }
 
