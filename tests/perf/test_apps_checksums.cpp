@@ -97,7 +97,10 @@ INSTANTIATE_TEST_SUITE_P(
                       // Accumulates, so it needs the default 100 reps.
                       expected_checksum{"Lcals_HYDRO_2D", 299896.255265425},
                       // Block-shared tiles (ferry::launch_blocks); idempotent, so one rep.
-                      expected_checksum{"Basic_MAT_MAT_SHARED", 999963838.437504, 1}),
+                      expected_checksum{"Basic_MAT_MAT_SHARED", 999963838.437504, 1},
+                      // Partial assembly (block-shared stages); accumulate, exact with the
+                      // all-ones data.
+                      expected_checksum{"Apps_MASS3DPA", 204794485070.612}),
     [](const ::testing::TestParamInfo<expected_checksum>& info) {
       return std::string(info.param.kernel);
     });
@@ -246,6 +249,7 @@ TEST(AppsCounters, DefaultSizesAndBytesMatchSpecTable) {
       {"Apps_LTIMES_NOVIEW", 999424, 390400, 14254592, 49971200},
       {"Apps_NODAL_ACCUMULATION_3D", 1000000, 1000000, 32484816, 9e6},
       {"Basic_MAT_MAT_SHARED", 1000000, 1016064, 24e6, 2048385024},
+      {"Apps_MASS3DPA", 512000, 128000, 20288320, 40552000},
   };
   auto kernels = make_all_kernels();
   for (const auto& r : rows) {
