@@ -100,7 +100,8 @@ INSTANTIATE_TEST_SUITE_P(
                       expected_checksum{"Basic_MAT_MAT_SHARED", 999963838.437504, 1},
                       // Partial assembly (block-shared stages); accumulate, exact with the
                       // all-ones data.
-                      expected_checksum{"Apps_MASS3DPA", 204794485070.612}),
+                      expected_checksum{"Apps_MASS3DPA", 204794485070.612},
+                      expected_checksum{"Apps_DIFFUSION3DPA", 328043676944.412}),
     [](const ::testing::TestParamInfo<expected_checksum>& info) {
       return std::string(info.param.kernel);
     });
@@ -250,6 +251,7 @@ TEST(AppsCounters, DefaultSizesAndBytesMatchSpecTable) {
       {"Apps_NODAL_ACCUMULATION_3D", 1000000, 1000000, 32484816, 9e6},
       {"Basic_MAT_MAT_SHARED", 1000000, 1016064, 24e6, 2048385024},
       {"Apps_MASS3DPA", 512000, 128000, 20288320, 40552000},
+      {"Apps_DIFFUSION3DPA", 421875, 421875, 58125192, 81234375},
   };
   auto kernels = make_all_kernels();
   for (const auto& r : rows) {
