@@ -101,7 +101,8 @@ INSTANTIATE_TEST_SUITE_P(
                       // Partial assembly (block-shared stages); accumulate, exact with the
                       // all-ones data.
                       expected_checksum{"Apps_MASS3DPA", 204794485070.612},
-                      expected_checksum{"Apps_DIFFUSION3DPA", 328043676944.412}),
+                      expected_checksum{"Apps_DIFFUSION3DPA", 328043676944.412},
+                      expected_checksum{"Apps_CONVECTION3DPA", 109347892314.804}),
     [](const ::testing::TestParamInfo<expected_checksum>& info) {
       return std::string(info.param.kernel);
     });
@@ -252,6 +253,7 @@ TEST(AppsCounters, DefaultSizesAndBytesMatchSpecTable) {
       {"Basic_MAT_MAT_SHARED", 1000000, 1016064, 24e6, 2048385024},
       {"Apps_MASS3DPA", 512000, 128000, 20288320, 40552000},
       {"Apps_DIFFUSION3DPA", 421875, 421875, 58125192, 81234375},
+      {"Apps_CONVECTION3DPA", 421875, 421875, 34125288, 57546875},
   };
   auto kernels = make_all_kernels();
   for (const auto& r : rows) {
