@@ -32,7 +32,8 @@ inline void PrintTo(backend b, std::ostream* os) {
 namespace ferry_test {
 
 /// The device backends a build may have (the one list to extend when a backend is added).
-inline constexpr ferry::backend device_backends[] = {ferry::backend::cuda, ferry::backend::hip};
+inline constexpr ferry::backend device_backends[] = {ferry::backend::cuda, ferry::backend::hip,
+                                                     ferry::backend::llvm_offload};
 
 /// The backends the parameterised tests run on: the three host backends, plus the build's
 /// device backend when a device is usable (set_backend throws backend_error otherwise, e.g. on a
@@ -57,7 +58,17 @@ inline const std::vector<ferry::backend>& usable_backends() {
 
 /// Backends whose data lives in a separate memory (every transfer rule is exercised).
 inline bool separate_memory(ferry::backend b) {
-  return b == ferry::backend::checked || b == ferry::backend::cuda || b == ferry::backend::hip;
+  return b == ferry::backend::checked || b == ferry::backend::cuda || b == ferry::backend::hip ||
+         b == ferry::backend::llvm_offload;
+}
+
+/// Whether b runs kernels on a GPU. There a failed bounds check traps instead of throwing (the
+/// CUDA context does not survive it; on llvm_offload LLVM's offload runtime ends the process),
+/// and a kernel cannot wait for the host through host memory.
+inline bool on_gpu(ferry::backend b) {
+  for (ferry::backend d : device_backends)
+    if (b == d) return true;
+  return false;
 }
 
 /// Checked backend: every device (and ferry::array host) allocation was freed.
