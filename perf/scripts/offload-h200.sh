@@ -62,7 +62,7 @@ run() {
   unset FERRY_INFO FERRY_BACKEND
   local status=0 summary=() rt libpath
   rt=$(mktemp -d)
-  trap 'rm -rf "$rt"' EXIT
+  trap "rm -rf '$rt'" EXIT
 
   # step NAME LIMIT_S CMD...: runs CMD (a program, or a function of this script, which runs
   # without the limit) under a time limit, output to OUTDIR/NAME.log.
@@ -98,6 +98,10 @@ run() {
       fi
       echo "unpacked $(basename "$f")"
     done
+    # libomptarget also dlopen()s "libomp.so", which the run-time package does not provide (only
+    # libomp.so.5): without this link the loader could find a second OpenMP runtime elsewhere
+    # (OMP: Error #15, "found libomp.so.5 already initialized").
+    ln -sf libomp.so.5 "$rt/usr/lib/x86_64-linux-gnu/libomp.so"
     ls "$rt/usr/lib/x86_64-linux-gnu" | grep -E 'libomp|libLLVM|offload' || true
   }
   step runtime 120 unpack
