@@ -9,6 +9,7 @@
 #include "ferry/data/environment.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -94,6 +95,23 @@ struct table {
   std::map<env_entry*, std::unique_ptr<env_entry>> detached;
   launch_mapping* inflight = nullptr;
   std::uint64_t next_owner = 1;
+  // Lookup hints: where find() last found a region's start address, valid while `generation`
+  // (bumped by every insertion into and removal from `map`) is unchanged. Launches look up the
+  // same addresses again and again; a hit skips the tree walk. Sound because entries never
+  // overlap: an entry that still exists and contains [p, p+n) is the only one touching it.
+  struct hint {
+    const std::byte* p = nullptr;
+    std::uint64_t generation = 0;
+    env_entry* e = nullptr;
+  };
+  static constexpr std::size_t n_hints = 64;
+  std::uint64_t generation = 1;
+  std::array<hint, n_hints> hints{};
+  hint& hint_for(const std::byte* p) {
+    // Fibonacci hashing of the address (drop the low bits, which alignment keeps zero).
+    const auto a = reinterpret_cast<std::uintptr_t>(p) >> 4;
+    return hints[(a * 0x9E3779B97F4A7C15ull) >> 58];  // 6 bits: n_hints == 64
+  }
 };
 
 table& the_table() {
@@ -103,6 +121,17 @@ table& the_table() {
 
 /// "" if every owner's container still holds exactly [e.host, e.host + e.bytes), else what it
 /// holds now.
+/// Whether some owner's container no longer holds exactly [e.host, e.host + e.bytes)
+/// (owner_change without building the text).
+bool owner_changed(const env_entry& e) {
+  for (const env_entry::owner& o : e.owners) {
+    if (!o.info.container) continue;
+    const auto [p, n] = o.info.storage(o.info.container);
+    if (p != e.host || n != e.bytes) return true;
+  }
+  return false;
+}
+
 std::string owner_change(const env_entry& e) {
   for (const env_entry::owner& o : e.owners) {
     if (!o.info.container) continue;
@@ -140,6 +169,7 @@ void detach(table& t, env_entry& e) {
   if (it != t.map.end() && it->second.get() == &e) {
     t.detached.emplace(&e, std::move(it->second));
     t.map.erase(it);
+    ++t.generation;
   }
   if (e.pins == 0) free_device(e);
 }
@@ -149,6 +179,10 @@ void detach(table& t, env_entry& e) {
 /// raise_broken a launch reports them (its memory is one a broken handle claimed), otherwise
 /// they are skipped (their handle reports at sync/release).
 env_entry* find(table& t, const std::byte* p, std::size_t n, const char* who, bool raise_broken) {
+  table::hint& h = t.hint_for(p);
+  if (h.p == p && h.generation == t.generation && p + n <= h.e->host + h.e->bytes &&
+      !owner_changed(*h.e))
+    return h.e;
   for (;;) {
     if (t.map.empty()) return nullptr;
     env_entry* cand[2] = {};
@@ -170,7 +204,10 @@ env_entry* find(table& t, const std::byte* p, std::size_t n, const char* who, bo
     if (retry) continue;
     for (env_entry* e : cand) {
       if (!e) continue;
-      if (e == cand[0] && p + n <= e->host + e->bytes) return e;
+      if (e == cand[0] && p + n <= e->host + e->bytes) {
+        h = table::hint{p, t.generation, e};
+        return e;
+      }
       throw residency_error(who, "memory " + range_text(p, n) + " is only partly resident (" +
                                      kind_text(e->kind) + " holds " +
                                      range_text(e->host, e->bytes) + ")");
@@ -251,6 +288,24 @@ struct inflight_registry {
     t.inflight = &self;
     self.registered_ = true;
   }
+  /// Unpins the launch's resident entries (freeing a broken one's device copy when its last pin
+  /// goes) and unregisters it; returns whether a waiter may be waiting for what changed.
+  static bool release(table& t, launch_mapping& self) noexcept {
+    bool notify = false;
+    if (self.pinned_)
+      for (std::size_t i = 0; i < self.regions_.size(); ++i) {
+        env_entry* e = std::exchange(self.slots_[i].entry, nullptr);
+        if (!e) continue;
+        if (is_writable(self.regions_[i].r.mode) && --e->write_pins == 0) notify = true;
+        if (--e->pins == 0) {
+          notify = true;
+          if (e->broken) free_device(*e);
+        }
+      }
+    self.pinned_ = false;
+    unlink(t, self);
+    return notify;
+  }
   static void unlink(table& t, launch_mapping& self) noexcept {
     if (!self.registered_) return;
     if (self.prev_)
@@ -287,24 +342,42 @@ void check_inflight_writers(table& t, const void* p, std::size_t n, const char* 
 }  // namespace
 
 void check_aliasing(const char* kernel, std::span<const arg_region> regions) {
+  // Only pairs with a written region can race. Most launches write one or two of many regions,
+  // so each region is compared with the written regions after it (all regions after it, when it
+  // is written itself): the pairs are visited in the same order as by the plain double loop, so
+  // the first overlap reported is the same, at a fraction of the compares.
+  constexpr std::size_t max_listed = 64;
+  std::size_t written[max_listed];
+  std::size_t n_written = 0;
+  bool listed = regions.size() <= max_listed;
+  if (listed)
+    for (std::size_t i = 0; i < regions.size(); ++i)
+      if (regions[i].r.bytes != 0 && is_writable(regions[i].r.mode)) written[n_written++] = i;
+  if (listed && n_written == 0) return;
+  auto check_pair = [&](const arg_region& ra, const arg_region& rb) {
+    if (rb.r.bytes == 0) return;
+    if (!is_writable(ra.r.mode) && !is_writable(rb.r.mode)) return;
+    const auto* a0 = static_cast<const std::byte*>(ra.r.host);
+    const auto* b0 = static_cast<const std::byte*>(rb.r.host);
+    const auto* lo = std::max(a0, b0);
+    const auto* hi = std::min(a0 + ra.r.bytes, b0 + rb.r.bytes);
+    if (lo < hi)
+      throw aliasing_error(
+          kernel, "arguments " + std::to_string(ra.arg) + " (" + ra.what + ") and " +
+                      std::to_string(rb.arg) + " (" + rb.what + ") overlap in " +
+                      std::to_string(hi - lo) + " bytes at " + range_text(lo, hi - lo) +
+                      " and at least one of them is written: the kernel would race. Pass the "
+                      "memory once, or split it into disjoint parts");
+  };
+  std::size_t next_written = 0;  // first entry of `written` after the current region
   for (std::size_t a = 0; a < regions.size(); ++a) {
     const auto& ra = regions[a];
+    while (listed && next_written < n_written && written[next_written] <= a) ++next_written;
     if (ra.r.bytes == 0) continue;
-    const auto* a0 = static_cast<const std::byte*>(ra.r.host);
-    for (std::size_t b = a + 1; b < regions.size(); ++b) {
-      const auto& rb = regions[b];
-      if (rb.r.bytes == 0) continue;
-      if (!is_writable(ra.r.mode) && !is_writable(rb.r.mode)) continue;
-      const auto* b0 = static_cast<const std::byte*>(rb.r.host);
-      const auto* lo = std::max(a0, b0);
-      const auto* hi = std::min(a0 + ra.r.bytes, b0 + rb.r.bytes);
-      if (lo < hi)
-        throw aliasing_error(
-            kernel, "arguments " + std::to_string(ra.arg) + " (" + ra.what + ") and " +
-                        std::to_string(rb.arg) + " (" + rb.what + ") overlap in " +
-                        std::to_string(hi - lo) + " bytes at " + range_text(lo, hi - lo) +
-                        " and at least one of them is written: the kernel would race. Pass the "
-                        "memory once, or split it into disjoint parts");
+    if (!listed || is_writable(ra.r.mode)) {
+      for (std::size_t b = a + 1; b < regions.size(); ++b) check_pair(ra, regions[b]);
+    } else {
+      for (std::size_t w = next_written; w < n_written; ++w) check_pair(ra, regions[written[w]]);
     }
   }
 }
@@ -366,6 +439,7 @@ resident_ref make_resident(device_runtime* rt, const void* host, std::size_t byt
   }
   env_entry* raw = fresh.get();
   t.map.emplace(p, std::move(fresh));
+  ++t.generation;
   return {raw, id};
 }
 
@@ -433,6 +507,7 @@ void release_resident(resident_ref ref, const char* who, bool copy_back) {
   auto it = t.map.find(e->host);
   owned = std::move(it->second);
   t.map.erase(it);
+  ++t.generation;
   struct freer {
     env_entry* e;
     ~freer() { free_device(*e); }
@@ -484,6 +559,9 @@ launch_mapping::launch_mapping(device_runtime* rt, const char* kernel,
 void launch_mapping::map(void** out) {
   auto& t = the_table();
   const std::size_t n = regions_.size();
+  // Copies avoided thanks to residency, recorded once after the loop: one statistics lock per
+  // launch, not one per resident argument.
+  std::size_t avoided_count = 0, avoided_bytes = 0;
   {
     std::lock_guard lock(t.m);
     inflight_registry::check(t, *this);
@@ -522,7 +600,8 @@ void launch_mapping::map(void** out) {
           timed_copy(*rt_, true, e->device, e->host, e->bytes, kernel_);
           e->state.store(residency::both, std::memory_order_release);
         } else if (needs_data) {
-          record_avoided(ar.r.bytes);
+          ++avoided_count;
+          avoided_bytes += ar.r.bytes;
         }
         out[i] = e->device + (host - e->host);
         slots_[i].direct = true;
@@ -533,6 +612,7 @@ void launch_mapping::map(void** out) {
       }
     }
   }
+  record_avoided(avoided_count, avoided_bytes);
   for (std::size_t i = 0; i < n; ++i) {
     if (slots_[i].direct) continue;
     const arg_region& ar = regions_[i];
@@ -576,6 +656,7 @@ void launch_mapping::finish() {
           hash_bytes(out_[i], regions_[i].r.bytes) != slots_[i].read_hash)
         written_read_only = static_cast<int>(i) + 1;
   std::exception_ptr failure;
+  bool notify = false;
   // Transient results go back while the launch is still registered: no other launch can touch
   // that host memory meanwhile.
   for (std::size_t i = 0; i < n && !failure; ++i) {
@@ -613,7 +694,10 @@ void launch_mapping::finish() {
         e->state.store(residency::host_newer, std::memory_order_release);
       }
     }
+    // Unpin and unregister under the same lock (one lock per launch end, not two).
+    notify = inflight_registry::release(t, *this);
   }
+  if (notify) t.unpinned.notify_all();
   cleanup();
   if (failure) std::rethrow_exception(failure);
   if (written_read_only) {
@@ -632,17 +716,7 @@ void launch_mapping::cleanup() noexcept {
     bool notify = false;
     {
       std::lock_guard lock(t.m);
-      for (std::size_t i = 0; i < regions_.size(); ++i) {
-        env_entry* e = std::exchange(slots_[i].entry, nullptr);
-        if (!e) continue;
-        if (is_writable(regions_[i].r.mode) && --e->write_pins == 0) notify = true;
-        if (--e->pins == 0) {
-          notify = true;
-          if (e->broken) free_device(*e);
-        }
-      }
-      pinned_ = false;
-      inflight_registry::unlink(t, *this);
+      notify = inflight_registry::release(t, *this);
     }
     if (notify) t.unpinned.notify_all();
   }

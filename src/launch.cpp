@@ -2,6 +2,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <new>
+#include <span>
+#include <string>
+#include <string_view>
 
 #include "ferry/core/backend.hpp"
 #include "ferry/data/environment.hpp"
@@ -21,6 +24,44 @@ void release_cached_device_memory() {
 }
 
 namespace detail {
+
+std::string type_name_from_signature(std::string_view f) {
+  const auto p = f.find("K = ");
+  if (p == std::string_view::npos) return "kernel";
+  auto s = f.substr(p + 4);
+  return std::string(s.substr(0, s.find_first_of(";]")));
+}
+
+void throw_argument_error(const char* kernel, int pos, const char* kind, const std::string& msg) {
+  throw launch_error(kernel, "argument " + std::to_string(pos) + " (" + kind + "): " + msg);
+}
+
+void throw_partition_error(const char* kernel, int pos, const char* what, const std::string& msg) {
+  throw partition_error(kernel,
+                        "argument " + std::to_string(pos) + " (partitioned): " + what + msg);
+}
+
+std::string byte_count_message(std::size_t n, std::size_t elem) {
+  return "the buffer has " + std::to_string(n) + " elements of " + std::to_string(elem) +
+         " bytes, more bytes than any object can have (PTRDIFF_MAX)";
+}
+
+std::string describe_bounds_fault(const bounds_fault& f, std::span<const arg_region> regions,
+                                  void* const* mapped) {
+  const auto p = reinterpret_cast<std::uintptr_t>(f.base());
+  const arg_region* hit = nullptr;
+  for (std::size_t r = 0; r < regions.size() && !hit; ++r) {
+    const auto lo = reinterpret_cast<std::uintptr_t>(mapped[r]);
+    if (p >= lo && p - lo < regions[r].r.bytes) hit = &regions[r];
+  }
+  for (std::size_t r = 0; r < regions.size() && !hit; ++r) {
+    const auto lo = reinterpret_cast<std::uintptr_t>(mapped[r]);
+    if (p >= lo && p - lo == regions[r].r.bytes) hit = &regions[r];
+  }
+  if (!hit) return f.detail() + " (a view that is not a launch argument)";
+  return "argument " + std::to_string(hit->arg) + " (" + hit->what + "): " + f.detail();
+}
+
 void* device_runtime::allocate_host(std::size_t bytes) {
   // aligned_alloc needs a size that is a multiple of the alignment.
   const std::size_t a = allocation_alignment;

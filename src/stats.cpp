@@ -57,9 +57,10 @@ void record_transfer(bool to_device, std::size_t bytes, double seconds, const ch
                  seconds > 0 ? bytes / seconds * 1e-9 : 0.0);
 }
 
-void record_avoided(std::size_t bytes) {
+void record_avoided(std::size_t count, std::size_t bytes) {
+  if (count == 0) return;
   std::lock_guard lock(g_stats_mutex);
-  ++g_stats.avoided_count;
+  g_stats.avoided_count += count;
   g_stats.avoided_bytes += bytes;
 }
 

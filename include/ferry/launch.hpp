@@ -44,13 +44,9 @@ struct launch_config {
 
 namespace detail {
 
-/// The kernel's type name, from the compiler's pretty function signature (static storage).
-inline std::string type_name_from_signature(std::string_view f) {
-  const auto p = f.find("K = ");
-  if (p == std::string_view::npos) return "kernel";
-  auto s = f.substr(p + 4);
-  return std::string(s.substr(0, s.find_first_of(";]")));
-}
+/// The kernel's type name, from the compiler's pretty function signature: the text after
+/// "K = " up to the next ';' or ']' ("kernel" if there is none). Out of line (src/launch.cpp).
+std::string type_name_from_signature(std::string_view f);
 template <class K>
 const char* kernel_type_name() {
   static const std::string name = type_name_from_signature(__PRETTY_FUNCTION__);
@@ -83,14 +79,16 @@ void store_result(const std::remove_cvref_t<A>& a, const S& s) {
     *a.target = typename std::remove_cvref_t<A>::op_type{}(*a.target, s);
 }
 
+/// byte_count_problem's message for n elements of `elem` bytes (a count it rejects).
+std::string byte_count_message(std::size_t n, std::size_t elem);
+
 /// "" if a buffer of n elements of `elem` bytes each has a byte count that fits in
 /// PTRDIFF_MAX (the largest object size the compilers support), else the reason. Checked
 /// before a region's byte count (n * elem) or a transfer extent is computed from n, so that
-/// neither can wrap around.
+/// neither can wrap around. The message is built out of line (src/launch.cpp).
 inline std::string byte_count_problem(std::size_t n, std::size_t elem) {
   if (n <= static_cast<std::size_t>(PTRDIFF_MAX) / elem) return {};
-  return "the buffer has " + std::to_string(n) + " elements of " + std::to_string(elem) +
-         " bytes, more bytes than any object can have (PTRDIFF_MAX)";
+  return byte_count_message(n, elem);
 }
 
 /// Everything launch checks about one argument before it derives anything from it: the byte
@@ -115,19 +113,48 @@ std::string check_one(const std::remove_cvref_t<A>& a, const Space& space) {
   }
 }
 
+/// Whether check_one(a, space) finds nothing, without string work where the answer is a compare
+/// (byte counts); a partitioned argument's strategy still answers through check_launch.
+template <class Space, class A>
+bool argument_ok(const std::remove_cvref_t<A>& a, const Space& space) {
+  constexpr arg_kind k = classify<A>();
+  constexpr auto fits = [](std::size_t n, std::size_t elem) {
+    return n <= static_cast<std::size_t>(PTRDIFF_MAX) / elem;
+  };
+  if constexpr (k == arg_kind::partitioned) {
+    using T = typename std::remove_cvref_t<A>::value_type;
+    if (!fits(a.buffer().size(), sizeof(T))) return false;
+    if constexpr (requires { a.index_list(); })
+      if (!fits(a.index_list().size(), sizeof(index))) return false;
+    return a.check_launch(space).empty();
+  } else if constexpr (k == arg_kind::read) {
+    const auto sp = map_of<Space, A>::span_of(a);
+    return fits(sp.size(), sizeof(typename decltype(sp)::element_type));
+  } else if constexpr (k == arg_kind::atomic) {
+    return fits(a.buf.size(), sizeof(typename decltype(a.buf)::element_type));
+  } else {
+    return true;
+  }
+}
+
+/// Throws launch_error(kernel, "argument <pos> (<kind>): <msg>"): an argument check_one
+/// rejected. Out of line (src/launch.cpp), like the other message builders.
+[[noreturn]] void throw_argument_error(const char* kernel, int pos, const char* kind,
+                                       const std::string& msg);
+/// Throws partition_error(kernel, "argument <pos> (partitioned): <what><msg>"): the checked
+/// backend's partition verification failed. Out of line (src/launch.cpp).
+[[noreturn]] void throw_partition_error(const char* kernel, int pos, const char* what,
+                                        const std::string& msg);
+
 template <class Space, class A>
 void verify_one(const std::remove_cvref_t<A>& a, const Space& space, const char* kernel, int pos) {
   if constexpr (classify<A>() == arg_kind::partitioned) {
     const auto rep = verify_partition(a, space);
-    if (!rep.ok())
-      throw partition_error(kernel,
-                            "argument " + std::to_string(pos) + " (partitioned): " + rep.message);
+    if (!rep.ok()) throw_partition_error(kernel, pos, "", rep.message);
     const std::string bind_problem = check_binding(a, space);
     if (!bind_problem.empty())
-      throw partition_error(kernel, "argument " + std::to_string(pos) +
-                                        " (partitioned): the strategy's accessor and its "
-                                        "for_each_owned() disagree: " +
-                                        bind_problem);
+      throw_partition_error(
+          kernel, pos, "the strategy's accessor and its for_each_owned() disagree: ", bind_problem);
   }
 }
 
@@ -166,23 +193,10 @@ void set_transfer_extent(const std::remove_cvref_t<A>& a, const Space& space, re
 /// their addresses on the executing side (launch() and launch_mapping). A view at the very end
 /// of a region (an empty chunk or row) belongs to it too; a view matching no argument (made by
 /// the kernel itself from a pointer) is reported without one.
-/// Out of line and cold: runs only after a kernel failed.
-FERRY_COLD inline std::string describe_bounds_fault(const bounds_fault& f,
-                                                    std::span<const arg_region> regions,
-                                                    void* const* mapped) {
-  const auto p = reinterpret_cast<std::uintptr_t>(f.base());
-  const arg_region* hit = nullptr;
-  for (std::size_t r = 0; r < regions.size() && !hit; ++r) {
-    const auto lo = reinterpret_cast<std::uintptr_t>(mapped[r]);
-    if (p >= lo && p - lo < regions[r].r.bytes) hit = &regions[r];
-  }
-  for (std::size_t r = 0; r < regions.size() && !hit; ++r) {
-    const auto lo = reinterpret_cast<std::uintptr_t>(mapped[r]);
-    if (p >= lo && p - lo == regions[r].r.bytes) hit = &regions[r];
-  }
-  if (!hit) return f.detail() + " (a view that is not a launch argument)";
-  return "argument " + std::to_string(hit->arg) + " (" + hit->what + "): " + f.detail();
-}
+/// Out of line (src/launch.cpp) and cold: runs only after a kernel failed.
+FERRY_COLD std::string describe_bounds_fault(const bounds_fault& f,
+                                             std::span<const arg_region> regions,
+                                             void* const* mapped);
 
 template <class Space, class K, class Bound>
 inline constexpr bool invocable_with = false;
@@ -271,17 +285,19 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
   // Checks first, derived sizes after (ARCHITECTURE section 1): the index space, then every
   // argument's byte count and partition, all before any extent, byte count, mapping or
   // transfer is computed from them.
-  if (const std::string msg = check_index_space(space); !msg.empty())
-    throw launch_error(name, "index space: " + msg);
+  // The fast checks decide; the messages are built only for a launch that fails them.
+  if (!detail::index_space_ok(space))
+    if (const std::string msg = check_index_space(space); !msg.empty())
+      throw launch_error(name, "index space: " + msg);
   {
     int pos = 0;
     auto check = [&](const auto& a, auto tag) {
       using AA = typename decltype(tag)::type;
       ++pos;
+      if (detail::argument_ok<Space, AA>(a, space)) return;
       const std::string msg = detail::check_one<Space, AA>(a, space);
       if (!msg.empty())
-        throw launch_error(name, "argument " + std::to_string(pos) + " (" +
-                                     detail::map_of<Space, AA>::describe() + "): " + msg);
+        detail::throw_argument_error(name, pos, detail::map_of<Space, AA>::describe(), msg);
     };
     (check(args, std::type_identity<A>{}), ...);
   }

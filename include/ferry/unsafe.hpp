@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ferry/backend/device.hpp"
 #include "ferry/core/backend.hpp"
 #include "ferry/core/config.hpp"
 #include "ferry/core/error.hpp"
@@ -118,6 +119,25 @@ class device_buffer {
 
 #if FERRY_DEVICE_TU
 #include FERRY_DEVICE_LAUNCH_HEADER
+
+namespace ferry::unsafe {
+
+/// Threads per warp on the build's device backend: 32 on NVIDIA GPUs, 64 on the AMD targets of
+/// the hip backend (a wavefront; ferry/backend/<name>/intrinsics.hpp says where each comes
+/// from). Raw kernels that combine values within a warp use it instead of a literal 32. Only in
+/// translation units compiled for the device backend.
+inline constexpr int warp_size = ferry::detail::device::warp_size;
+
+/// Device code only: v of the lane `delta` above the calling one in its warp (the caller's own v
+/// where that lane would be past the warp's end), for any trivially copyable T (moved as 4-byte
+/// words). 0 < delta < warp_size. Every lane of the warp must call it with the same delta
+/// (CUDA: __shfl_down_sync over the full warp; HIP: __shfl_down over the wavefront).
+template <class T>
+__device__ FERRY_INLINE T shuffle_down(const T& v, int delta) {
+  return ferry::detail::device::shuffle_down_value(v, delta);
+}
+
+}  // namespace ferry::unsafe
 #endif
 
 namespace ferry::unsafe {

@@ -13,7 +13,9 @@
 #   4. bounds: bounds-cost.sh, 3 alternating rounds of ferry-perf and ferry-perf-unchecked over
 #      the seven apps, ferry_B and ferry_C;
 #   5. reduce: ferry-reduce-bench (ferry::sum against cub::DeviceReduce::Sum), if built;
-#   6. sass: registers and instruction counts per kernel entry of ferry-perf (cuobjdump).
+#   6. launch: ferry-launch-bench (host cost per launch against unsafe and raw launches);
+#   7. ncu: device durations of the launch-bound kernels' ferry_B, ferry_C and base_cuda;
+#   8. sass: registers and instruction counts per kernel entry of ferry-perf (cuobjdump).
 # Prints a short table last: per kernel, ferry_B / base_cuda and ferry_B / ferry_C.
 # Exit status: 0 when every step ran and passed.
 set -uo pipefail
@@ -29,7 +31,8 @@ summary=()
 
 bin() {
   local d
-  for d in "$bindir" "$bindir/tests/unit" "$bindir/tests/device" "$bindir/perf" "$bindir/perf/reduce"; do
+  for d in "$bindir" "$bindir/tests/unit" "$bindir/tests/device" "$bindir/perf" "$bindir/perf/reduce" \
+    "$bindir/perf/launch"; do
     [[ -x $d/$1 ]] && { echo "$d/$1"; return; }
   done
 }
@@ -59,11 +62,19 @@ pdir=$(dirname "$perf")
   --backend cuda -k Apps -v ferry_B,ferry_C
 rb=$(bin ferry-reduce-bench)
 [[ -n $rb ]] && step reduce 120 "$rb" --passes 5 --csv "$out/reduce.csv"
+lb=$(bin ferry-launch-bench)
+[[ -n $lb ]] && step launch 120 "$lb" --passes 20 --csv "$out/launch-bench.csv"
+# Kernel durations on the device (ncu, no host time), for the launch-bound kernels where the
+# time per rep may be the host's or the device's: ferry_B against base_cuda and ferry_C.
+command -v ncu > /dev/null && step ncu 240 ncu --metrics gpu__time_duration.sum --csv \
+  --log-file "$out/ncu.csv" "$perf" --backend cuda -k ADD,DAXPY,TRIAD,INIT3,HYDRO_1D,HYDRO_2D,FIR \
+  -v base_cuda,ferry_B,ferry_C --reps 5
 step sass 60 bash -c "cuobjdump --dump-resource-usage '$perf' | grep -E 'Function|REG' > '$out/resource-usage.txt'; cuobjdump -sass '$perf' | awk '/Function :/ { f = \$3 } /^ +\\/\\*[0-9a-f]+\\*\\// { n[f]++ } END { for (f in n) print n[f], f }' | sort -k2 > '$out/sass-instructions.txt'; wc -l '$out'/resource-usage.txt '$out'/sass-instructions.txt"
 
 echo
 echo "steps:"; printf '  %s\n' "${summary[@]}"
 [[ -f $out/bounds-cost.csv ]] && { echo "bounds checks on/off (ferry_B, ferry_C):"; grep -E "geomean|ferry_B" "$out/bounds-cost.csv" | cut -d, -f1,2,6 | head -20; }
 [[ -f $out/reduce.csv ]] && { echo "ferry::sum / CUB:"; cut -d, -f1- "$out/reduce.csv" | head -12; }
+[[ -f $out/launch-bench.csv ]] && { echo "host us per launch:"; cut -d, -f1,2,6,10 "$out/launch-bench.csv"; }
 [[ -f $out/suite.csv ]] && python3 "$here/summarize.py" "$out/suite.csv" | head -60
 exit $status

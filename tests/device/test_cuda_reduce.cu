@@ -3,7 +3,11 @@
 //    result (a few bytes, not one partial per block), at every grid size (one block and many);
 //  * the device fold is reproducible: the same launch gives the same bits every time;
 //  * host threads that launch reductions at once each get their own, correct, result;
-//  * results whose state is 1, 2, 4 or 8 bytes fold correctly on the device;
+//  * results whose state is 1, 2, 4, 8, 12 or 16 bytes (user structs with user combiners) fold
+//    correctly on the device;
+//  * the device fold combines in thread order (the left operand covers lower threads), so an
+//    associative operation that is not commutative still folds right when each thread runs
+//    one index: the block fold assumes no more than CUB's BlockReduce did;
 //  * a launch whose bounds check fails stores no result (in its own process: a trap ends the
 //    CUDA context).
 // Results are checked against sequential loops on the host. Without a GPU every test skips.
@@ -85,6 +89,54 @@ void count_indices(index n, std::uint32_t& c) {
       {.name = "count_indices"}, ferry::range{n},
       [] FERRY_KERNEL(index, ferry::reducer<std::uint32_t, ferry::plus> r) { r += 1u; },
       ferry::sum(c));
+}
+
+/// A run of consecutive indices [lo, hi], `ok` while every combine so far joined neighbours;
+/// lo < 0 is the empty run. 12 bytes, a state that is not a multiple of 8 bytes.
+struct index_run {
+  std::int32_t lo, hi, ok;
+};
+/// Joins run a with the run b that must follow it: associative, not commutative (join(b, a)
+/// of neighbours is not ok), identity the empty run.
+struct join_runs {
+  FERRY_HOST_DEVICE index_run operator()(const index_run& a, const index_run& b) const {
+    if (a.lo < 0) return b;
+    if (b.lo < 0) return a;
+    return index_run{a.lo, b.hi, a.ok && b.ok && a.hi + 1 == b.lo ? 1 : 0};
+  }
+};
+
+/// The join of the one-index runs [i, i] over range{n}.
+void join_indices(index n, index_run& r) {
+  ferry::launch(
+      {.name = "join_indices"}, ferry::range{n},
+      [] FERRY_KERNEL(index i, ferry::reducer<index_run, join_runs> j) {
+        j.combine(index_run{static_cast<std::int32_t>(i), static_cast<std::int32_t>(i), 1});
+      },
+      ferry::reduce(r, join_runs{}, index_run{-1, -1, 1}));
+}
+
+/// A sum and a count in one 16-byte state.
+struct sum_count {
+  double sum;
+  std::int64_t count;
+};
+/// Adds sums and counts.
+struct add_sum_count {
+  FERRY_HOST_DEVICE sum_count operator()(const sum_count& a, const sum_count& b) const {
+    return sum_count{a.sum + b.sum, a.count + b.count};
+  }
+};
+
+/// Sum and count of the values of x that are positive.
+void positive_sum_count(const ferry::array<double>& x, sum_count& r) {
+  ferry::launch(
+      {.name = "positive_sum_count"}, ferry::range{static_cast<index>(x.size())},
+      [] FERRY_KERNEL(index i, ferry::view<const double> v,
+                      ferry::reducer<sum_count, add_sum_count> r) {
+        if (v[i] > 0) r.combine(sum_count{v[i], 1});
+      },
+      std::as_const(x), ferry::reduce(r, add_sum_count{}, sum_count{0.0, 0}));
 }
 
 /// A read past the end in the last index of a many-block reduction.
@@ -198,6 +250,38 @@ TEST(cuda_reduce, states_of_one_two_and_four_bytes_fold_on_the_device) {
     std::uint32_t c = 5;
     count_indices(n, c);
     EXPECT_EQ(c, 5u + static_cast<std::uint32_t>(n)) << "n = " << n;
+  }
+}
+
+TEST(cuda_reduce, states_of_twelve_and_sixteen_bytes_fold_with_user_combiners) {
+  REQUIRE_GPU();
+  for (const index n : {index{1}, index{33}, index{4097}, index{3'000'017}}) {
+    std::vector<double> v(static_cast<std::size_t>(n));
+    sum_count ref{0.0, 0};
+    for (index i = 0; i < n; ++i) {
+      v[i] = static_cast<double>((i * 7919) % 2001) - 1000.0;  // integers: exact in any order
+      if (v[i] > 0) ref = sum_count{ref.sum + v[i], ref.count + 1};
+    }
+    const ferry::array<double> x(v);
+    sum_count r{0.0, 0};
+    positive_sum_count(x, r);
+    EXPECT_EQ(r.sum, ref.sum) << "n = " << n;
+    EXPECT_EQ(r.count, ref.count) << "n = " << n;
+  }
+}
+
+// With n at most a full grid of one index per thread, thread t of block b runs index
+// 256 b + t alone, and the last block's thread t folds block t's partial alone: every combine
+// of the launch then joins neighbouring runs if, and only if, the device folds in thread order.
+TEST(cuda_reduce, the_device_fold_combines_in_thread_order) {
+  REQUIRE_GPU();
+  for (const index n : {index{1}, index{2}, index{31}, index{32}, index{33}, index{255}, index{256},
+                        index{257}, index{1000}, index{20'000}}) {
+    index_run r{-1, -1, 1};
+    join_indices(n, r);
+    EXPECT_EQ(r.lo, 0) << "n = " << n;
+    EXPECT_EQ(r.hi, n - 1) << "n = " << n;
+    EXPECT_EQ(r.ok, 1) << "n = " << n << ": a combine joined runs out of order";
   }
 }
 

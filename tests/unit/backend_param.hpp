@@ -35,6 +35,13 @@ namespace ferry_test {
 inline constexpr ferry::backend device_backends[] = {ferry::backend::cuda, ferry::backend::hip,
                                                      ferry::backend::llvm_offload};
 
+/// True if b is one of device_backends.
+inline bool is_device_backend(ferry::backend b) {
+  for (ferry::backend d : device_backends)
+    if (b == d) return true;
+  return false;
+}
+
 /// The backends the parameterised tests run on: the three host backends, plus the build's
 /// device backend when a device is usable (set_backend throws backend_error otherwise, e.g. on a
 /// CPU-only CI machine; the device instances are then simply not generated).
@@ -58,17 +65,7 @@ inline const std::vector<ferry::backend>& usable_backends() {
 
 /// Backends whose data lives in a separate memory (every transfer rule is exercised).
 inline bool separate_memory(ferry::backend b) {
-  return b == ferry::backend::checked || b == ferry::backend::cuda || b == ferry::backend::hip ||
-         b == ferry::backend::llvm_offload;
-}
-
-/// Whether b runs kernels on a GPU. There a failed bounds check traps instead of throwing (the
-/// CUDA context does not survive it; on llvm_offload LLVM's offload runtime ends the process),
-/// and a kernel cannot wait for the host through host memory.
-inline bool on_gpu(ferry::backend b) {
-  for (ferry::backend d : device_backends)
-    if (b == d) return true;
-  return false;
+  return b == ferry::backend::checked || is_device_backend(b);
 }
 
 /// Checked backend: every device (and ferry::array host) allocation was freed.
@@ -93,6 +90,8 @@ class on_backend : public ::testing::TestWithParam<ferry::backend> {
   }
   ferry::backend backend() const { return GetParam(); }
   bool is(ferry::backend b) const { return GetParam() == b; }
+  /// True on the build's device backend (any of device_backends): kernels run on a GPU there.
+  bool on_device() const { return is_device_backend(GetParam()); }
 };
 
 /// Test-name suffix: the backend's name ("serial", "checked", ...).

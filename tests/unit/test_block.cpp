@@ -326,13 +326,13 @@ TEST_P(block_test, shared_arrays_larger_than_the_backend_allows_fail_before_anyt
                          "the block-shared arrays take 262144 bytes per block, more "
                          "than the " +
                              std::string(ferry::to_string(backend())) + " backend allows ("));
-    if (!is(ferry::backend::cuda)) EXPECT_TRUE(contains(e.what(), "allows (49152 bytes)"));
+    if (!on_device()) EXPECT_TRUE(contains(e.what(), "allows (49152 bytes)"));
   }
   EXPECT_EQ(out, std::vector<double>(2048, -1.0));
 }
 
 TEST_P(block_test, shared_views_are_bounds_checked) {
-  if (ferry_test::on_gpu(backend())) GTEST_SKIP() << "a device traps on a failed check";
+  if (on_device()) GTEST_SKIP() << "a device traps on a failed check";
   std::vector<double> out(64, -1.0);
   read_shared_past_end(out, 0);
   for (std::size_t t = 0; t < 64; ++t) EXPECT_EQ(out[t], static_cast<double>(t % 8));

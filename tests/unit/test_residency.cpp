@@ -413,6 +413,60 @@ TEST_P(residency_test, moved_container_is_detected_at_the_next_launch) {
   EXPECT_EQ(y, ramp(64));
 }
 
+// Launches find resident memory through lookup hints (the entry last found at an address):
+// nothing a hint remembers may outlive a change of the table or of the container.
+TEST_P(residency_test, moved_container_is_detected_after_launches_found_it) {
+  std::vector<double> x = ramp(64);
+  std::vector<double> y(64, 0.0);
+  auto r = ferry::preload(std::as_const(x));
+  accumulate(y, x);
+  accumulate(y, x);  // the second launch finds x's entry through its hint
+  const std::vector<double> y2 = y;
+  const std::vector<double> z = std::move(x);
+  try {
+    accumulate(y, z);
+    FAIL() << "a launch on memory whose resident container moved was accepted";
+  } catch (const ferry::residency_error& e) {
+    EXPECT_EQ(e.kernel(), "accumulate");
+    EXPECT_TRUE(ferry_test::contains(e.what(), "resized, moved or destroyed while resident"));
+  }
+  EXPECT_EQ(y, y2);
+  EXPECT_THROW(r.release(), ferry::residency_error);
+}
+
+TEST_P(residency_test, memory_preloaded_again_after_release_is_found_afresh) {
+  std::vector<double> x(64, 1.0);
+  std::vector<double> y(64, 0.0);
+  {
+    auto r = ferry::preload(std::as_const(x));
+    accumulate(y, x);
+    accumulate(y, x);
+    r.release();
+  }
+  std::fill(x.begin(), x.end(), 5.0);         // the host may write x again once it is released
+  auto r = ferry::preload(std::as_const(x));  // a new entry at the same address
+  accumulate(y, x);
+  r.release();
+  EXPECT_EQ(y, std::vector<double>(64, 7.0)) << "a launch used the released entry's copy";
+}
+
+TEST_P(residency_test, a_longer_launch_at_a_found_address_is_still_checked) {
+  std::vector<double> y(64, 0.0);
+  auto w = ferry::preload_mut(std::span<double>(y).first(32));
+  add_one(std::span<double>(y).first(32));
+  add_one(std::span<double>(y).first(16));  // same start, found through the hint
+  try {
+    add_one(y);  // same start, but straddles the resident range
+    FAIL() << "a launch straddling a resident range was accepted";
+  } catch (const ferry::residency_error& e) {
+    EXPECT_TRUE(ferry_test::contains(e.what(), "only partly resident"));
+  }
+  w.release();
+  std::vector<double> expect(64, 0.0);
+  for (std::size_t i = 0; i < 32; ++i) expect[i] = i < 16 ? 2.0 : 1.0;
+  EXPECT_EQ(y, expect);
+}
+
 TEST_P(residency_test, destructor_of_a_handle_whose_container_was_resized_terminates_loudly) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_DEATH(

@@ -21,7 +21,10 @@
 //   execute_blocks<Blocked, Kernel, Bound, States, PhaseArgs, AllArgs>(name, geometry, kern,
 //                  bound)                                    one block launch (block.hpp);
 //   execute_unsafe<Index>(grid xyz, block xyz, kernel, args...)  one raw launch (unsafe.hpp);
-//   max_block_shared_bytes()                                 block-shared memory limit.
+//   max_block_shared_bytes()                                 block-shared memory limit;
+//   warp_size, shuffle_down_value(v, delta)                  the warp width and the shuffle
+//                                                            that ferry::unsafe exposes to raw
+//                                                            kernels.
 // Allocation, copies, synchronisation and error reports go through detail::device_runtime
 // (data/runtime.hpp), which the backend's compiled runtime implements
 // (detail::device_runtime_instance()).

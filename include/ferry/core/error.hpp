@@ -13,20 +13,15 @@ namespace ferry {
 class error : public std::runtime_error {
  public:
   /// kernel: name of the launch involved ("" if none); message: what went wrong and, where
-  /// useful, what to do instead.
-  error(std::string kernel, const std::string& message)
-      : std::runtime_error(compose(kernel, message)),
-        kernel_(std::move(kernel)),
-        detail_(message) {}
+  /// useful, what to do instead. Out of line (src/error.cpp): every throw site would otherwise
+  /// compile the string composition again.
+  error(std::string kernel, const std::string& message);
   /// Name of the kernel whose launch failed, or "" for errors outside a launch.
   const std::string& kernel() const noexcept { return kernel_; }
   /// The message without the "ferry: <kernel>:" prefix.
   const std::string& detail() const noexcept { return detail_; }
 
  private:
-  static std::string compose(const std::string& kernel, const std::string& message) {
-    return kernel.empty() ? "ferry: " + message : "ferry: " + kernel + ": " + message;
-  }
   std::string kernel_;
   std::string detail_;
 };

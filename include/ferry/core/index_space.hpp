@@ -190,22 +190,37 @@ concept index_space = requires(const S s) {
 };
 
 namespace detail {
-/// "" if every bound b of one dimension lies in [-max_extent, max_extent], else the reason.
-inline std::string bound_problem(const char* what, index b) {
-  if (b >= -max_extent && b <= max_extent) return {};
-  return "the index space bound " + std::string(what) + " = " + std::to_string(b) +
-         " lies outside [-2^62, 2^62], the range ferry supports (device backends compute thread "
-         "indices past the end, which must not overflow a 64-bit index)";
+/// b lies in [-max_extent, max_extent].
+constexpr bool bound_ok(index b) {
+  return b >= -max_extent && b <= max_extent;
 }
-inline std::string extent_problem(const char* dim, index b, index e) {
+/// [b, e) has at most max_extent indices (and a representable count).
+constexpr bool extent_ok(index b, index e) {
   const index n = checked_extent(b, e);
-  if (n >= 0 && n <= max_extent) return {};
-  return "dimension " + std::string(dim) + " of the index space, [" + std::to_string(b) + ", " +
-         std::to_string(e) + "), has more than 2^62 indices";
+  return n >= 0 && n <= max_extent;
 }
-inline std::string count_problem(index size, const std::string& shape) {
-  if (size >= 0 && size <= max_extent) return {};
-  return "the index space has " + shape + " indices, more than 2^62";
+/// check_index_space's message for a space it rejects (the first violation, with the values;
+/// "" for a valid space). Out of line, in the library.
+std::string index_space_problem(const range& s);
+std::string index_space_problem(const range2d& s);
+std::string index_space_problem(const range3d& s);
+}  // namespace detail
+
+namespace detail {
+/// Whether check_index_space(s) finds nothing: the same limits as a few compares, with no string
+/// work, for the launch path (the message is built only when this is false).
+constexpr bool index_space_ok(const range& s) {
+  return bound_ok(s.begin) && bound_ok(s.end) && extent_ok(s.begin, s.end);
+}
+/// See index_space_ok(const range&).
+constexpr bool index_space_ok(const range2d& s) {
+  return index_space_ok(range{s.begin_i, s.end_i}) && index_space_ok(range{s.begin_j, s.end_j}) &&
+         s.size() >= 0 && s.size() <= max_extent;
+}
+/// See index_space_ok(const range&).
+constexpr bool index_space_ok(const range3d& s) {
+  return index_space_ok(range{s.begin_i, s.end_i}) && index_space_ok(range{s.begin_j, s.end_j}) &&
+         index_space_ok(range{s.begin_k, s.end_k}) && s.size() >= 0 && s.size() <= max_extent;
 }
 }  // namespace detail
 
@@ -217,45 +232,13 @@ inline std::string count_problem(index size, const std::string& shape) {
 /// argument is looked at; strategies' check_launch call it too, so they never compute with an
 /// invalid space. Once it returns "", size() and the extents are exact, and index arithmetic of
 /// the form `end + step` with step < 2^62 cannot overflow.
-inline std::string check_index_space(const range& s) {
-  std::string m = detail::bound_problem("begin", s.begin);
-  if (m.empty()) m = detail::bound_problem("end", s.end);
-  if (m.empty()) m = detail::extent_problem("i", s.begin, s.end);
-  return m;
-}
-/// See check_index_space(const range&).
-inline std::string check_index_space(const range2d& s) {
-  std::string m;
-  for (const auto& [what, b] : {std::pair<const char*, index>{"begin_i", s.begin_i},
-                                {"end_i", s.end_i},
-                                {"begin_j", s.begin_j},
-                                {"end_j", s.end_j}})
-    if (m.empty()) m = detail::bound_problem(what, b);
-  if (m.empty()) m = detail::extent_problem("i", s.begin_i, s.end_i);
-  if (m.empty()) m = detail::extent_problem("j", s.begin_j, s.end_j);
-  if (m.empty())
-    m = detail::count_problem(s.size(),
-                              std::to_string(s.extent_i()) + " x " + std::to_string(s.extent_j()));
-  return m;
-}
-/// See check_index_space(const range&).
-inline std::string check_index_space(const range3d& s) {
-  std::string m;
-  for (const auto& [what, b] : {std::pair<const char*, index>{"begin_i", s.begin_i},
-                                {"end_i", s.end_i},
-                                {"begin_j", s.begin_j},
-                                {"end_j", s.end_j},
-                                {"begin_k", s.begin_k},
-                                {"end_k", s.end_k}})
-    if (m.empty()) m = detail::bound_problem(what, b);
-  if (m.empty()) m = detail::extent_problem("i", s.begin_i, s.end_i);
-  if (m.empty()) m = detail::extent_problem("j", s.begin_j, s.end_j);
-  if (m.empty()) m = detail::extent_problem("k", s.begin_k, s.end_k);
-  if (m.empty())
-    m = detail::count_problem(s.size(), std::to_string(s.extent_i()) + " x " +
-                                            std::to_string(s.extent_j()) + " x " +
-                                            std::to_string(s.extent_k()));
-  return m;
+/// The checks are inline (a few compares per launch); the message is built out of line, in the
+/// library, so that translation units that launch do not each compile it.
+template <class S>
+  requires(std::same_as<S, range> || std::same_as<S, range2d> || std::same_as<S, range3d>)
+std::string check_index_space(const S& s) {
+  if (detail::index_space_ok(s)) return {};
+  return detail::index_space_problem(s);
 }
 
 namespace detail {

@@ -89,6 +89,18 @@ class bounds_fault : public bounds_error {
   const void* base_;
 };
 
+/// The host halves of the failure reports below: build the message and throw bounds_fault.
+/// Out of line and cold (src/view.cpp): every kernel's host instantiation calls them, and the
+/// message building would otherwise be compiled into every translation unit that launches.
+[[noreturn]] FERRY_COLD void throw_bounds_failure(const char* what, const void* base, index i,
+                                                  index n);
+[[noreturn]] FERRY_COLD void throw_bounds_failure_2d(const void* base, index i, index j, index ni,
+                                                     index nj);
+[[noreturn]] FERRY_COLD void throw_bounds_failure_3d(const void* base, index i, index j, index k,
+                                                     index ni, index nj, index nk);
+[[noreturn]] FERRY_COLD void throw_subview_failure(const void* base, index offset, index count,
+                                                   index n);
+
 /// Reports index i outside [0, n) of a 1D accessor named `what` ("view", "atomic_add") whose
 /// data starts at base. Host: throws bounds_fault. Device code checks through device_element
 /// instead; should a device caller reach this, it traps (the launch's device_error names the
@@ -100,8 +112,7 @@ class bounds_fault : public bounds_error {
   (void)base, (void)what, (void)i, (void)n;
   FERRY_DEVICE_TRAP();
 #else
-  throw bounds_fault(base, std::string(what) + " index " + std::to_string(i) +
-                               " out of bounds [0, " + std::to_string(n) + ")");
+  throw_bounds_failure(what, base, i, n);
 #endif
 }
 
@@ -113,9 +124,7 @@ class bounds_fault : public bounds_error {
   (void)base, (void)i, (void)j, (void)ni, (void)nj;
   FERRY_DEVICE_TRAP();
 #else
-  throw bounds_fault(base, "view2d index (" + std::to_string(i) + ", " + std::to_string(j) +
-                               ") out of bounds [0, " + std::to_string(ni) + ") x [0, " +
-                               std::to_string(nj) + ")");
+  throw_bounds_failure_2d(base, i, j, ni, nj);
 #endif
 }
 
@@ -127,10 +136,7 @@ class bounds_fault : public bounds_error {
   (void)base, (void)i, (void)j, (void)k, (void)ni, (void)nj, (void)nk;
   FERRY_DEVICE_TRAP();
 #else
-  throw bounds_fault(base, "view3d index (" + std::to_string(i) + ", " + std::to_string(j) + ", " +
-                               std::to_string(k) + ") out of bounds [0, " + std::to_string(ni) +
-                               ") x [0, " + std::to_string(nj) + ") x [0, " + std::to_string(nk) +
-                               ")");
+  throw_bounds_failure_3d(base, i, j, k, ni, nj, nk);
 #endif
 }
 
@@ -143,9 +149,7 @@ class bounds_fault : public bounds_error {
   (void)base, (void)offset, (void)count, (void)n;
   FERRY_DEVICE_TRAP();
 #else
-  throw bounds_fault(base, "view subview [" + std::to_string(offset) + ", " +
-                               std::to_string(offset) + " + " + std::to_string(count) +
-                               ") out of bounds [0, " + std::to_string(n) + ")");
+  throw_subview_failure(base, offset, count, n);
 #endif
 }
 

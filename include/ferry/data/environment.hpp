@@ -198,8 +198,9 @@ class launch_mapping {
 
 /// Records a transfer in the statistics and the FERRY_INFO log.
 void record_transfer(bool to_device, std::size_t bytes, double seconds, const char* kernel);
-/// Records a transfer avoided thanks to residency.
-void record_avoided(std::size_t bytes);
+/// Records `count` transfers of `bytes` bytes in all avoided thanks to residency (one call per
+/// launch: the statistics lock is taken once, not once per argument).
+void record_avoided(std::size_t count, std::size_t bytes);
 /// Records a device allocation.
 void record_allocation(std::size_t bytes, const char* kernel);
 /// Records a launch (and logs it when FERRY_INFO=1).

@@ -96,10 +96,9 @@ std::pair<index, index> whole(std::span<T> buf) {
 inline const char* overflow_message() {
   return "the index arithmetic of this partition overflows a 64-bit index for this index space";
 }
-inline std::string fit_message(index lo, index hi, index n) {
-  return "the index space maps to elements [" + std::to_string(lo) + ", " + std::to_string(hi) +
-         "] but the buffer has " + std::to_string(n) + " elements";
-}
+/// "the index space maps to elements [lo, hi] but the buffer has n elements": the message of
+/// a check_launch that finds a space too large for its buffer. Out of line (src/partition.cpp).
+std::string fit_message(index lo, index hi, index n);
 /// Linear offset of idx in the dense layout whose extents are the end bounds of the space.
 FERRY_HOST_DEVICE FERRY_INLINE constexpr index dense_offset(index i, index, index) {
   return i;
@@ -401,34 +400,20 @@ struct tile_dim {
   index t;
   const char* derived_from;
 };
+/// check_tile_start's message for a tile index along d below `end` that starts outside the
+/// array.
+std::string tile_start_message(const char* who, index end, const tile_dim& d,
+                               const std::string& cover);
 /// "" if every tile index along d below `end` (end >= 1) starts inside the array, i.e.
 /// (end - 1) * t < n (an overflowing product is outside); otherwise a message that names the
 /// tile index and its dimension, says how many tiles there are along it, and gives the index
 /// space that covers the whole array (`cover`, e.g. "ferry::range2d{32, 25}").
+/// The message is built out of line (src/partition.cpp, tile_start_message).
 inline std::string check_tile_start(const char* who, index end, const tile_dim& d,
                                     const std::string& cover) {
   index start = 0;
-  const bool fits = mul(end - 1, d.t, start);
-  if (fits && start < d.n) return {};
-  const std::string dim(1, d.idx), coord(1, d.coord);
-  std::string m = std::string(who) + ": tile index " + std::to_string(end - 1) + " along " + dim +
-                  " starts at " +
-                  (fits ? coord + " = " + std::to_string(start) : coord + " beyond 2^63 - 1") +
-                  ", outside the array, which has " + std::to_string(d.n) + " elements along " +
-                  dim + d.derived_from + "; ";
-  if (d.n <= 0) {
-    m += "there are no tiles along " + dim;
-  } else {
-    const index count = ceil_div(d.n, d.t);
-    m += "with tiles of " + std::to_string(d.t) + " the tile indices along " + dim +
-         " run from 0 to " + std::to_string(count - 1);
-    if (d.n % d.t != 0)
-      m += " (tile " + std::to_string(count - 1) + " is the edge tile, " +
-           std::to_string(d.n - (count - 1) * d.t) + " long)";
-  }
-  return m + ". Launch over " + cover +
-         ", which covers the whole array (the strategy's tile_space() returns it), or a sub-box "
-         "of it";
+  if (mul(end - 1, d.t, start) && start < d.n) return {};
+  return tile_start_message(who, end, d, cover);
 }
 }  // namespace detail
 

@@ -3,8 +3,6 @@
 #pragma once
 
 #include <initializer_list>
-#include <optional>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,24 +29,45 @@ namespace detail {
 /// The pieces joined into one string. Messages are built this way rather than with
 /// `"text" + std::string`: GCC 12 warns falsely (-Wrestrict, its bug 105651) on every inlined
 /// operator+(const char*, std::string&&), in every program that includes this header.
-inline std::string concat(std::initializer_list<std::string_view> pieces) {
-  std::size_t n = 0;
-  for (std::string_view p : pieces) n += p.size();
-  std::string out;
-  out.reserve(n);
-  for (std::string_view p : pieces) out.append(p);
-  return out;
-}
-inline std::string format_index(index i) {
-  return std::to_string(i);
-}
-inline std::string format_index(index2 x) {
-  return concat({"(", std::to_string(x.i), ", ", std::to_string(x.j), ")"});
-}
-inline std::string format_index(index3 x) {
-  return concat(
-      {"(", std::to_string(x.i), ", ", std::to_string(x.j), ", ", std::to_string(x.k), ")"});
-}
+/// Out of line (src/partition.cpp).
+std::string concat(std::initializer_list<std::string_view> pieces);
+/// i, "(i, j)" or "(i, j, k)": a thread's index in messages. Out of line (src/partition.cpp), like
+/// concat.
+std::string format_index(index i);
+std::string format_index(index2 x);
+std::string format_index(index3 x);
+}  // namespace detail
+
+namespace detail {
+/// verify_partition's bookkeeping, independent of the strategy and the space's shape (so that it
+/// is compiled once, in the library, rather than per strategy): which thread owns each element
+/// of a buffer of n elements, and the report with the first problem. Threads are named by their
+/// index, formatted (format_index) only when a message needs them.
+class partition_tracker {
+ public:
+  /// A buffer of n >= 0 elements, none owned yet, in a space of `rank` (1 to 3) dimensions.
+  /// Allocates n x rank indices (the owner of each element) and n bits.
+  partition_tracker(index n, int rank);
+  /// Records that thread idx owns element e; a first element outside the buffer or already
+  /// owned sets the report's problem. No-op once the report is not ok().
+  void own(index idx, index e) { own_any(index3{idx, 0, 0}, e); }
+  void own(index2 idx, index e) { own_any(index3{idx.i, idx.j, 0}, e); }
+  void own(index3 idx, index e) { own_any(idx, e); }
+  /// Whether no problem has been found yet.
+  bool ok() const { return rep_.ok(); }
+  /// The report, with the first uncovered element when the parts are otherwise fine.
+  partition_report finish();
+
+ private:
+  void own_any(index3 idx, index e);
+  index n_;
+  int rank_;
+  std::vector<index> owner_;  ///< owner of element e: coordinates [e * rank, e * rank + rank)
+  std::vector<bool> owned_;
+  partition_report rep_;
+};
+/// The report of a launch rejected before enumeration: accepted = false, message built from why.
+partition_report rejected_report(const std::string& why);
 }  // namespace detail
 
 /// Enumerates every thread of `space` under strategy `s` and checks that the parts are disjoint
@@ -62,49 +81,15 @@ inline std::string format_index(index3 x) {
 template <class S, class Space>
 requires partition_strategy_for<S, Space> partition_report verify_partition(const S& s,
                                                                             const Space& space) {
-  partition_report rep;
   std::string why = check_index_space(space);
   if (why.empty()) why = s.check_launch(space);
-  if (!why.empty()) {
-    rep.accepted = false;
-    rep.message = "the launch is rejected before any thread runs: " + why;
-    return rep;
-  }
-  const index n = detail::length(s.buffer());
-  std::vector<typename Space::index_type> owner_idx(static_cast<std::size_t>(n));
-  std::vector<bool> owned(static_cast<std::size_t>(n), false);
+  if (!why.empty()) return detail::rejected_report(why);
+  detail::partition_tracker t(detail::length(s.buffer()), Space::rank);
   detail::for_each_index(space, [&](const typename Space::index_type& idx) {
-    if (!rep.ok()) return;
-    s.for_each_owned(idx, space, [&](index e) {
-      if (!rep.ok()) return;
-      if (e < 0 || e >= n) {
-        rep.in_bounds = false;
-        rep.message = detail::concat({"thread ", detail::format_index(idx), " owns element ",
-                                      std::to_string(e), ", outside the buffer of ",
-                                      std::to_string(n), " elements"});
-        return;
-      }
-      const auto u = static_cast<std::size_t>(e);
-      if (owned[u]) {
-        rep.disjoint = false;
-        rep.message =
-            detail::concat({"threads ", detail::format_index(owner_idx[u]), " and ",
-                            detail::format_index(idx), " both own element ", std::to_string(e)});
-        return;
-      }
-      owned[u] = true;
-      owner_idx[u] = idx;
-    });
+    if (!t.ok()) return;
+    s.for_each_owned(idx, space, [&](index e) { t.own(idx, e); });
   });
-  if (rep.ok()) {
-    for (index e = 0; e < n; ++e)
-      if (!owned[static_cast<std::size_t>(e)]) {
-        rep.first_uncovered = e;
-        rep.message = "element " + std::to_string(e) + " is owned by no thread";
-        break;
-      }
-  }
-  return rep;
+  return t.finish();
 }
 
 /// Like verify_partition, but throws partition_error (with the report's message) when the

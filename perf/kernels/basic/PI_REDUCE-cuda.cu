@@ -1,7 +1,7 @@
 // ferry-perf: Basic_PI_REDUCE base_cuda variant, RAJAPerf's standard "blkatm" reduction (spec
-// 1.8, 2.11) with the occgs grid: per rep the host zeroes the managed result cell, one kernel
+// 1.8, 2.11) with the occgs grid: per rep the host zeroes the device result cell, one kernel
 // folds a grid-stride loop per thread into shared memory, tree-reduces each block and
-// atomically adds the block's value; the host synchronizes, reads the cell and sets 4·p.
+// atomically adds the block's value; the host copies the cell back and sets 4·p.
 #include <cuda_runtime.h>
 
 #include "harness/cuda_helpers.cuh"
@@ -36,7 +36,8 @@ void run_base_cuda(PI_REDUCE& k, int reps, rep_timer& t) {
   const Index_type n = k.m_n;
   const Real_type dx = k.m_dx;
   device_scope dev;
-  managed_cells<Real_type> dpi(1);
+  result_cells<Real_type> dpi(1);
+  const Real_type init = 0.0;
   constexpr std::size_t shmem = sizeof(Real_type) * block_size;
   load_kernel(pi_reduce);
   const unsigned grid = occgs_grid(pi_reduce, n, block_size, shmem);
@@ -44,11 +45,10 @@ void run_base_cuda(PI_REDUCE& k, int reps, rep_timer& t) {
 
   t.start();
   for (int rep = 0; rep < reps; ++rep) {
-    *dpi.get() = 0.0;
+    dpi.initialize(&init, dev.stream);
     pi_reduce<<<grid, block_size, shmem, dev.stream>>>(dx, dpi.get(), 0.0, n);
     FERRY_PERF_CUDA_CHECK(cudaGetLastError());
-    FERRY_PERF_CUDA_CHECK(cudaStreamSynchronize(dev.stream));
-    k.m_pi = 4.0 * *dpi.get();
+    k.m_pi = 4.0 * dpi.copy_back(dev.stream)[0];
   }
   t.stop();
 }

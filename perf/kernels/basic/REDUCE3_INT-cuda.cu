@@ -1,7 +1,7 @@
 // ferry-perf: Basic_REDUCE3_INT base_cuda variant, RAJAPerf's fused "blkatm" reduction (spec
 // 1.8, 2.12) with the occgs grid: three Int shared arrays (3·4·B bytes of dynamic shared
 // memory) reduced together, and each block ends with atomicAdd, atomicMin and atomicMax into a
-// 3-int managed buffer that the host resets before and reads after every rep.
+// 3-int device buffer that the host resets before and reads after every rep.
 #include <cuda_runtime.h>
 
 #include <climits>
@@ -52,7 +52,8 @@ void run_base_cuda(REDUCE3_INT& k, int reps, rep_timer& t) {
   const Index_type n = k.m_n;
   device_scope dev;
   const Int_type* vec = dev.copy_in(k.m_vec);
-  managed_cells<Int_type> vmem(3);
+  result_cells<Int_type> vmem(3);
+  const Int_type init[3] = {0, INT_MAX, INT_MIN};
   constexpr std::size_t shmem = 3 * sizeof(Int_type) * block_size;
   load_kernel(reduce3int);
   const unsigned grid = occgs_grid(reduce3int, n, block_size, shmem);
@@ -60,15 +61,13 @@ void run_base_cuda(REDUCE3_INT& k, int reps, rep_timer& t) {
 
   t.start();
   for (int rep = 0; rep < reps; ++rep) {
-    vmem.get()[0] = 0;
-    vmem.get()[1] = INT_MAX;
-    vmem.get()[2] = INT_MIN;
+    vmem.initialize(init, dev.stream);
     reduce3int<<<grid, block_size, shmem, dev.stream>>>(vec, vmem.get(), 0, INT_MAX, INT_MIN, n);
     FERRY_PERF_CUDA_CHECK(cudaGetLastError());
-    FERRY_PERF_CUDA_CHECK(cudaStreamSynchronize(dev.stream));
-    k.m_vsum = vmem.get()[0];
-    k.m_vmin = vmem.get()[1];
-    k.m_vmax = vmem.get()[2];
+    const Int_type* v = vmem.copy_back(dev.stream);
+    k.m_vsum = v[0];
+    k.m_vmin = v[1];
+    k.m_vmax = v[2];
   }
   t.stop();
 }

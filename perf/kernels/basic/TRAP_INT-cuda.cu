@@ -1,7 +1,7 @@
 // ferry-perf: Basic_TRAP_INT base_cuda variant, RAJAPerf's standard "blkatm" reduction (spec
-// 1.8, 2.10) with the occgs grid: per rep the host zeroes the managed result cell, one kernel
+// 1.8, 2.10) with the occgs grid: per rep the host zeroes the device result cell, one kernel
 // folds a grid-stride loop per thread into shared memory (initial value 0.0), tree-reduces each
-// block and atomically adds the block's value; the host synchronizes and reads the cell.
+// block and atomically adds the block's value; the host copies the cell back.
 #include <cuda_runtime.h>
 
 #include "harness/cuda_helpers.cuh"
@@ -36,7 +36,8 @@ __global__ void __launch_bounds__(block_size)
 void run_base_cuda(TRAP_INT& k, int reps, rep_timer& t) {
   const Index_type n = k.m_n;
   const Real_type x0 = k.m_x0, xp = k.m_xp, y = k.m_y, yp = k.m_yp, h = k.m_h;
-  managed_cells<Real_type> sumx(1);
+  result_cells<Real_type> sumx(1);
+  const Real_type init = 0.0;
   constexpr std::size_t shmem = sizeof(Real_type) * block_size;
   device_scope dev;
   load_kernel(trapint);
@@ -45,11 +46,10 @@ void run_base_cuda(TRAP_INT& k, int reps, rep_timer& t) {
 
   t.start();
   for (int rep = 0; rep < reps; ++rep) {
-    *sumx.get() = 0.0;
+    sumx.initialize(&init, dev.stream);
     trapint<<<grid, block_size, shmem, dev.stream>>>(x0, xp, y, yp, h, sumx.get(), n);
     FERRY_PERF_CUDA_CHECK(cudaGetLastError());
-    FERRY_PERF_CUDA_CHECK(cudaStreamSynchronize(dev.stream));
-    k.m_sumx += *sumx.get() * h;
+    k.m_sumx += sumx.copy_back(dev.stream)[0] * h;
   }
   t.stop();
 }

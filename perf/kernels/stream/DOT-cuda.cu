@@ -1,7 +1,7 @@
 // ferry-perf: Stream_DOT base_cuda variant, RAJAPerf's standard "blkatm" reduction (spec 1.8,
-// 2.5) with the occgs grid: per rep the host zeroes the managed result cell, one kernel folds a
+// 2.5) with the occgs grid: per rep the host zeroes the device result cell, one kernel folds a
 // grid-stride loop per thread into shared memory, tree-reduces each block and atomically adds
-// the block's value, and the host synchronizes the stream and reads the cell.
+// the block's value, and the host copies the cell back (harness/cuda_reduce.cuh).
 #include <cuda_runtime.h>
 
 #include "harness/cuda_helpers.cuh"
@@ -37,7 +37,8 @@ void run_base_cuda(DOT& k, int reps, rep_timer& t) {
   device_scope dev;
   const Real_type* a = dev.copy_in(k.m_a);
   const Real_type* b = dev.copy_in(k.m_b);
-  managed_cells<Real_type> dprod(1);
+  result_cells<Real_type> dprod(1);
+  const Real_type init = 0.0;
   constexpr std::size_t shmem = sizeof(Real_type) * block_size;
   load_kernel(dot);
   const unsigned grid = occgs_grid(dot, n, block_size, shmem);
@@ -45,11 +46,10 @@ void run_base_cuda(DOT& k, int reps, rep_timer& t) {
 
   t.start();
   for (int rep = 0; rep < reps; ++rep) {
-    *dprod.get() = 0.0;
+    dprod.initialize(&init, dev.stream);
     dot<<<grid, block_size, shmem, dev.stream>>>(a, b, dprod.get(), 0.0, n);
     FERRY_PERF_CUDA_CHECK(cudaGetLastError());
-    FERRY_PERF_CUDA_CHECK(cudaStreamSynchronize(dev.stream));
-    k.m_dot += *dprod.get();
+    k.m_dot += dprod.copy_back(dev.stream)[0];
   }
   t.stop();
 }

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+// The backend's profiler calls (range_push's definitions) are compiled here only.
+#define FERRY_GPU_RUNTIME_SOURCE 1
 #include "ferry/backend/device.hpp"
 #include FERRY_DEVICE_INTRINSICS_HEADER
 #include "ferry/backend/gpu/scratch.hpp"
@@ -211,6 +213,21 @@ cudaStream_t stream() {
 }
 int multiprocessors() {
   return the_device().multiprocessors();
+}
+
+[[noreturn]] void x_grid_too_large(const char* kernel, index n, unsigned b) {
+  constexpr index cap = 0x7fffffff;
+  throw launch_error(kernel, "the index space has " + std::to_string(n) +
+                                 " indices along x, more than a " + std::string(api_name) +
+                                 " grid of " + std::to_string(b) + "-thread blocks covers (" +
+                                 std::to_string(cap) + " blocks); split the launch");
+}
+
+void range_push(const char* name) {
+  profiler_push(name);
+}
+void range_pop() {
+  profiler_pop();
 }
 
 void after_launch(const char* kernel) {

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cstring>
 #include <new>
-#include <string>
 #include <tuple>
 #include <utility>
 
@@ -44,8 +43,8 @@ void execute_blocks(const char* name, const Geometry& g, const Kernel& kern, con
 /// Default threads per block: 256, RAJAPerf's Base_CUDA default block size.
 inline constexpr int default_block = 256;
 
-/// Profiler range for the lifetime of the object (CUDA: NVTX, shows launches in Nsight
-/// timelines).
+/// Profiler range for the lifetime of the object (CUDA: an NVTX range, shows launches in Nsight
+/// timelines; range_push in the backend's intrinsics.hpp).
 struct nvtx_range {
   explicit nvtx_range(const char* name) { range_push(name); }
   ~nvtx_range() { range_pop(); }
@@ -149,15 +148,6 @@ __device__ inline index3 point_of(const range3d& s, index l) {
   return index3{s.begin_i + l % ni, s.begin_j + (l / ni) % nj, s.begin_k + l / (ni * nj)};
 }
 
-/// Block-wide fold of every state element; thread 0 holds the block's result.
-template <int B, class Ops, class States>
-__device__ FERRY_INLINE void block_fold_all(States& st) {
-  [&]<std::size_t... N>(std::index_sequence<N...>) {
-    ((std::get<N>(st) = block_fold<B, std::tuple_element_t<N, Ops>>(std::get<N>(st))), ...);
-  }
-  (std::make_index_sequence<std::tuple_size_v<States>>{});
-}
-
 /// acc = op(acc, v) for every state element.
 template <class Ops, class States>
 __device__ FERRY_INLINE void fold_into(States& acc, const States& v) {
@@ -205,13 +195,13 @@ __device__ FERRY_INLINE States load_state(const States* src) {
 /// of the plain loop, so results are unchanged).
 inline constexpr int reduce_unroll = 4;
 
-/// Launch with reductions: grid-stride loop, per-thread states, warp-shuffle block folds
-/// (block_fold.hpp), one partial
-/// state per block; the last block to finish (counted with `done`) folds the partials on the
-/// device and stores the launch's result, so the host copies back one state, not one per
-/// block. The last block's thread t folds partials t, t + B, t + 2B, ... in that order and the
-/// block then folds the threads' values: the order depends only on the grid size,
-/// never on which block finished last, so results are the same bits on every run.
+/// Launch with reductions: grid-stride loop, per-thread states, block folds (block_fold.hpp),
+/// one partial state per block; the last block to finish (counted with `done`) folds the
+/// partials on the device and stores the launch's result, so the host copies back one state,
+/// not one per block. The last block's thread t folds partials t, t + B, t + 2B, ... in that
+/// order and the block then folds the threads' values (in thread order): the order depends only
+/// on the grid size, never on which block finished last, so results are the same bits on every
+/// run.
 template <int B, class Ops, class Space, class K, class Bound, class States>
 __global__ void __launch_bounds__(B)
     kernel_reduce(Space s, K k, Bound b, States init, States* partials, States* result,
@@ -234,7 +224,8 @@ __global__ void __launch_bounds__(B)
   // Before any fold or store: a failed bounds check ends the whole launch, which then stores
   // no result (the host's copy reports the fault instead).
   trap_on_fault(fault);
-  block_fold_all<B, Ops>(st);
+  __shared__ block_fold_storage<B, Ops, States> tmp;
+  block_fold<B>(st, tmp);
   if (gridDim.x == 1) {
     if (threadIdx.x == 0) store_state(result, st);
     return;
@@ -245,7 +236,7 @@ __global__ void __launch_bounds__(B)
     fence_device();  // the partial is visible device-wide before the count says it is there
     last = atomic_inc_wrap(done, gridDim.x - 1) == gridDim.x - 1;  // wraps `done` back to 0
   }
-  sync_block();
+  sync_block();  // also ends thread 0's reads of tmp before the second fold writes it
   if (!last) return;
   fence_device();  // every other block's partial (fenced before its count) is visible
   States acc = init;
@@ -253,23 +244,21 @@ __global__ void __launch_bounds__(B)
 #pragma unroll 4
   for (unsigned p = threadIdx.x; p < gridDim.x; p += B)
     fold_into<Ops>(acc, load_state(partials + p));
-  block_fold_all<B, Ops>(acc);
+  block_fold<B>(acc, tmp);
   if (threadIdx.x == 0) store_state(result, acc);
 }
 
 // --- host side ----------------------------------------------------------------------------------
+
+/// Throws x_grid's launch_error (out of line, in the library: message building).
+[[noreturn]] void x_grid_too_large(const char* kernel, index n, unsigned b);
 
 /// Blocks along x for n indices in blocks of b threads: the x dimension of a grid holds at
 /// most 2^31 - 1 blocks and the x loops of these kernels do not stride, so a longer extent would
 /// leave indices unrun. Throws launch_error naming the kernel (reached only by spaces of more
 /// than about 2^39 indices along x, which index no buffer a device can hold).
 inline unsigned x_grid(const char* kernel, index n, unsigned b) {
-  constexpr index cap = 0x7fffffff;
-  if ((n + b - 1) / b > cap)
-    throw launch_error(kernel, "the index space has " + std::to_string(n) +
-                                   " indices along x, more than a " + std::string(api_name) +
-                                   " grid of " + std::to_string(b) + "-thread blocks covers (" +
-                                   std::to_string(cap) + " blocks); split the launch");
+  if ((n + b - 1) / b > 0x7fffffff) x_grid_too_large(kernel, n, b);
   return static_cast<unsigned>(std::max<index>((n + b - 1) / b, 1));
 }
 

@@ -138,10 +138,12 @@ __device__ FERRY_INLINE unsigned atomic_inc_wrap(unsigned* p, unsigned max) {
   return __builtin_amdgcn_atomic_inc32(p, max, __ATOMIC_RELAXED, "agent");
 }
 
-/// Profiler ranges: no-ops (roctx is not part of the HIP packages ferry builds with).
-inline void range_push(const char*) {}
-/// Closes the range opened last by range_push (no-op).
-inline void range_pop() {}
+/// Opens a named range in the profiler's timeline: a no-op (roctx is not part of the HIP
+/// packages ferry builds with). Out of line, in the library (src/backend/gpu/runtime.cpp), as in
+/// the CUDA backend.
+void range_push(const char* name);
+/// Closes the range opened last by range_push (a no-op).
+void range_pop();
 
 /// Block-shared memory (LDS) a block may use, in bytes: HIP 5.2's device properties have no
 /// opt-in limit, and a block can use all of sharedMemPerBlock (64 KiB on gfx90a and gfx942).
@@ -166,3 +168,14 @@ inline hipMemoryType memory_type_of(const hipPointerAttribute_t& a) {
 }
 
 }  // namespace ferry::detail::gpu
+
+#if defined(FERRY_GPU_RUNTIME_SOURCE)
+// The profiler calls behind range_push and range_pop, seen only by the compiled runtime (which
+// defines FERRY_GPU_RUNTIME_SOURCE): none on this backend.
+namespace ferry::detail::gpu {
+/// No profiler range (no roctx).
+inline void profiler_push(const char*) {}
+/// No profiler range (no roctx).
+inline void profiler_pop() {}
+}  // namespace ferry::detail::gpu
+#endif

@@ -377,23 +377,6 @@ using ferry::detail::gpu::blockIdx;
 using ferry::detail::gpu::gridDim;
 using ferry::detail::gpu::threadIdx;
 
-/// v of the lane `delta` above the caller's (its own v past the warp or wavefront), for 4- and
-/// 8-byte T, as CUDA's __shfl_down_sync over the whole warp: every lane must call it (`mask` is
-/// not used: the full warp or wavefront takes part; `width` must be the warp size, the default).
-template <class T>
-__device__ FERRY_INLINE T __shfl_down_sync(unsigned mask, T v, int delta,
-                                           int width = ferry::detail::gpu::warp_size) {
-  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "__shfl_down_sync: a 4- or 8-byte value");
-  (void)mask;
-  (void)width;
-  unsigned w[sizeof(T) / 4];
-  __builtin_memcpy(w, &v, sizeof(T));
-  for (unsigned& x : w) x = ferry::detail::gpu::shuffle_down(x, delta);
-  T r;
-  __builtin_memcpy(&r, w, sizeof(T));
-  return r;
-}
-
 /// *p = min(*p, v) atomically (relaxed, device scope); returns the old *p.
 __device__ FERRY_INLINE int atomicMin(int* p, int v) {
   return __scoped_atomic_fetch_min(p, v, __ATOMIC_RELAXED, __MEMORY_SCOPE_DEVICE);

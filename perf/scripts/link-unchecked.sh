@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# link-unchecked.sh: builds ferry-perf-unchecked from a CUDA build's ferry-perf objects, faster
+# than the FERRY_PERF_UNCHECKED target: only the ferry variant files (perf/kernels/*/*-ferry.cpp,
+# the only ones whose code FERRY_UNSAFE_NO_BOUNDS_CHECKS=1 changes) are compiled again, with the
+# definition and otherwise the same command as ferry-perf's; the program is then linked with
+# ferry-perf's own link command. Every translation unit that indexes a ferry view is in that set
+# (the reference, OpenMP and hand-written CUDA files index raw pointers; the harness and the
+# library index no view), so the one-definition rule holds as in the CMake target.
+#
+#   perf/scripts/link-unchecked.sh BUILD OUT      e.g. link-unchecked.sh build-cuda .gpu-bin
+#
+# BUILD: a Ninja build tree whose ferry-perf is up to date; OUT: where ferry-perf-unchecked goes.
+set -euo pipefail
+build=${1:?usage: link-unchecked.sh BUILD OUT}
+out=${2:?OUT}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+cd "$build"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+link=$(ninja -t commands ferry-perf | tail -n 1)
+objs=$(ninja -t commands ferry-perf | grep -o 'perf/CMakeFiles/ferry_perf_variants.dir/kernels/[a-z]*/[A-Z0-9_]*-ferry.cpp.o' | sort -u)
+[[ -n $objs ]] || { echo "link-unchecked.sh: no ferry objects in ferry-perf's commands" >&2; exit 1; }
+pids=()
+for o in $objs; do
+  # The object's own compile command (the last command ninja would run for it), with the
+  # definition added and the output redirected.
+  cmd=$(ninja -t commands "$o" | tail -n 1)
+  new="$tmp/$(basename "$o")"
+  [[ $cmd == *" -o $o" ]] || { echo "link-unchecked.sh: unexpected command for $o" >&2; exit 1; }
+  cmd="${cmd%" -o $o"} -o $new"
+  cmd=$(sed -E 's/ -MD -MT [^ ]+ -MF [^ ]+//' <<<"$cmd")  # no dependency file in the build tree
+  cmd=${cmd/" -c "/" -DFERRY_UNSAFE_NO_BOUNDS_CHECKS=1 -c "}
+  echo "compiling $(basename "$o" .o) unchecked"
+  eval "$cmd" &
+  pids+=($!)
+  if (( ${#pids[@]} >= ${FERRY_JOBS:-2} )); then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
+  link=${link//"$o"/"$new"}
+done
+for p in "${pids[@]}"; do wait "$p"; done
+link=${link//"-o perf/ferry-perf "/"-o $out/ferry-perf-unchecked "}
+eval "${link#: && }"
+echo "wrote $out/ferry-perf-unchecked"

@@ -1,0 +1,115 @@
+// ferry: the out-of-line parts of the partitioning strategies and their verifier: the
+// messages of failed launch checks (built here, once, rather than in every translation unit
+// that launches).
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ferry/partition/strategy.hpp"
+#include "ferry/partition/verify.hpp"
+
+namespace ferry::detail {
+
+std::string fit_message(index lo, index hi, index n) {
+  return "the index space maps to elements [" + std::to_string(lo) + ", " + std::to_string(hi) +
+         "] but the buffer has " + std::to_string(n) + " elements";
+}
+
+std::string tile_start_message(const char* who, index end, const tile_dim& d,
+                               const std::string& cover) {
+  index start = 0;
+  const bool fits = mul(end - 1, d.t, start);
+  const std::string dim(1, d.idx), coord(1, d.coord);
+  std::string m = std::string(who) + ": tile index " + std::to_string(end - 1) + " along " + dim +
+                  " starts at " +
+                  (fits ? coord + " = " + std::to_string(start) : coord + " beyond 2^63 - 1") +
+                  ", outside the array, which has " + std::to_string(d.n) + " elements along " +
+                  dim + d.derived_from + "; ";
+  if (d.n <= 0) {
+    m += "there are no tiles along " + dim;
+  } else {
+    const index count = ceil_div(d.n, d.t);
+    m += "with tiles of " + std::to_string(d.t) + " the tile indices along " + dim +
+         " run from 0 to " + std::to_string(count - 1);
+    if (d.n % d.t != 0)
+      m += " (tile " + std::to_string(count - 1) + " is the edge tile, " +
+           std::to_string(d.n - (count - 1) * d.t) + " long)";
+  }
+  return m + ". Launch over " + cover +
+         ", which covers the whole array (the strategy's tile_space() returns it), or a sub-box "
+         "of it";
+}
+
+std::string concat(std::initializer_list<std::string_view> pieces) {
+  std::size_t n = 0;
+  for (std::string_view p : pieces) n += p.size();
+  std::string out;
+  out.reserve(n);
+  for (std::string_view p : pieces) out.append(p);
+  return out;
+}
+std::string format_index(index i) {
+  return std::to_string(i);
+}
+std::string format_index(index2 x) {
+  return concat({"(", std::to_string(x.i), ", ", std::to_string(x.j), ")"});
+}
+std::string format_index(index3 x) {
+  return concat(
+      {"(", std::to_string(x.i), ", ", std::to_string(x.j), ", ", std::to_string(x.k), ")"});
+}
+
+partition_tracker::partition_tracker(index n, int rank)
+    : n_(n),
+      rank_(rank),
+      owner_(static_cast<std::size_t>(n) * static_cast<std::size_t>(rank)),
+      owned_(static_cast<std::size_t>(n), false) {}
+
+void partition_tracker::own_any(index3 idx, index e) {
+  if (!rep_.ok()) return;
+  const auto name = [&](const index3& x) {
+    return rank_ == 1   ? format_index(x.i)
+           : rank_ == 2 ? format_index(index2{x.i, x.j})
+                        : format_index(x);
+  };
+  if (e < 0 || e >= n_) {
+    rep_.in_bounds = false;
+    rep_.message = concat({"thread ", name(idx), " owns element ", std::to_string(e),
+                           ", outside the buffer of ", std::to_string(n_), " elements"});
+    return;
+  }
+  const auto u = static_cast<std::size_t>(e);
+  index* owner = owner_.data() + u * static_cast<std::size_t>(rank_);
+  if (owned_[u]) {
+    rep_.disjoint = false;
+    const index3 first{owner[0], rank_ > 1 ? owner[1] : 0, rank_ > 2 ? owner[2] : 0};
+    rep_.message = concat(
+        {"threads ", name(first), " and ", name(idx), " both own element ", std::to_string(e)});
+    return;
+  }
+  owned_[u] = true;
+  const index c[3] = {idx.i, idx.j, idx.k};
+  for (int d = 0; d < rank_; ++d) owner[d] = c[d];
+}
+
+partition_report partition_tracker::finish() {
+  if (rep_.ok()) {
+    for (index e = 0; e < n_; ++e)
+      if (!owned_[static_cast<std::size_t>(e)]) {
+        rep_.first_uncovered = e;
+        rep_.message = "element " + std::to_string(e) + " is owned by no thread";
+        break;
+      }
+  }
+  return rep_;
+}
+
+partition_report rejected_report(const std::string& why) {
+  partition_report rep;
+  rep.accepted = false;
+  rep.message = "the launch is rejected before any thread runs: " + why;
+  return rep;
+}
+
+}  // namespace ferry::detail
