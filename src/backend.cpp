@@ -14,14 +14,17 @@
 #include <optional>
 #include <string>
 
+#include "ferry/backend/device.hpp"
 #include "ferry/core/config.hpp"
 #include "ferry/core/error.hpp"
 #include "ferry/data/environment.hpp"
 
 namespace ferry {
 namespace detail {
-#if FERRY_ENABLE_CUDA
-device_runtime& cuda_runtime();  // src/backend/cuda/runtime.cu; throws backend_error without a GPU
+#if FERRY_HAS_DEVICE_BACKEND
+/// The device backend's runtime (its compiled part, e.g. src/backend/gpu/runtime.cpp); throws
+/// backend_error without a device.
+device_runtime& device_runtime_instance();
 #endif
 
 namespace {
@@ -128,8 +131,8 @@ std::mutex g_mutex;
 std::atomic<int> g_backend{-1};
 
 backend default_backend() {
-#if FERRY_ENABLE_CUDA
-  return backend::cuda;
+#if FERRY_HAS_DEVICE_BACKEND
+  return device_backend_id;
 #else
   return backend::openmp;
 #endif
@@ -142,8 +145,8 @@ void require_usable(backend b) {
                                 "' is not compiled into this build (configure with "
                                 "-DFERRY_DEVICE_BACKEND=" +
                                 to_string(b) + "); host backends: serial, checked, openmp");
-#if FERRY_ENABLE_CUDA
-  if (b == backend::cuda) (void)cuda_runtime();  // throws backend_error without a GPU
+#if FERRY_HAS_DEVICE_BACKEND
+  if (b == device_backend_id) (void)device_runtime_instance();  // throws without a device
 #endif
 }
 
@@ -202,11 +205,12 @@ device_runtime* runtime_of(backend b) {
     case backend::checked:
       return &checked_runtime();
     case backend::cuda:
-#if FERRY_ENABLE_CUDA
-      return &cuda_runtime();
-#else
-      break;
+    case backend::hip:
+    case backend::llvm_offload:
+#if FERRY_HAS_DEVICE_BACKEND
+      if (current_backend() == device_backend_id) return &device_runtime_instance();
 #endif
+      break;
   }
   throw backend_error("", std::string("no runtime for backend '") + to_string(b) + "'");
 }
@@ -222,14 +226,20 @@ const char* to_string(backend b) {
       return "openmp";
     case backend::cuda:
       return "cuda";
+    case backend::hip:
+      return "hip";
+    case backend::llvm_offload:
+      return "llvm_offload";
   }
   return "?";
 }
 
 backend parse_backend(const std::string& name) {
-  for (backend b : {backend::serial, backend::checked, backend::openmp, backend::cuda})
+  for (backend b : {backend::serial, backend::checked, backend::openmp, backend::cuda, backend::hip,
+                    backend::llvm_offload})
     if (name == to_string(b)) return b;
-  throw backend_error("", "unknown backend '" + name + "' (valid: serial, checked, openmp, cuda)");
+  throw backend_error("", "unknown backend '" + name +
+                              "' (valid: serial, checked, openmp, cuda, hip, llvm_offload)");
 }
 
 bool backend_compiled(backend b) {
@@ -239,7 +249,13 @@ bool backend_compiled(backend b) {
     case backend::openmp:
       return true;
     case backend::cuda:
-      return FERRY_ENABLE_CUDA != 0;
+    case backend::hip:
+    case backend::llvm_offload:
+#if FERRY_HAS_DEVICE_BACKEND
+      return b == detail::device_backend_id;
+#else
+      return false;
+#endif
   }
   return false;
 }

@@ -785,24 +785,13 @@ inline std::string shared_size_problem(std::size_t bytes, std::size_t limit, con
 }  // namespace detail
 }  // namespace ferry
 
-#if FERRY_ENABLE_CUDA && defined(__CUDACC__)
-// Defined in ferry/backend/cuda/block.cuh (included at the end of this file) and the compiled
-// CUDA runtime.
-namespace ferry::detail::cuda {
-std::size_t max_block_shared_bytes();
-template <class Blocked, class Kernel, class Bound, class States, class PhaseArgs, class AllArgs>
-void execute_blocks(const char* name, const block_geometry& g, const Kernel& kern,
-                    const Bound& bound);
-}  // namespace ferry::detail::cuda
-#endif
-
 namespace ferry {
 namespace detail {
 
 /// Largest block-shared size of the current backend (bytes per block).
 inline std::size_t block_shared_limit(backend b) {
-#if FERRY_ENABLE_CUDA && defined(__CUDACC__)
-  if (b == backend::cuda) return cuda::max_block_shared_bytes();
+#if FERRY_DEVICE_TU
+  if (b == device_backend_id) return device::max_block_shared_bytes();
 #endif
   (void)b;
   return portable_block_shared_bytes;
@@ -823,16 +812,13 @@ void dispatch_blocks(const char* name, backend b, const Blocked& space, const Ke
       execute_blocks_host<Blocked, Kernel, Bound, States, PhaseArgs, AllArgs>(kern, g, bound, true,
                                                                               false);
       return;
-    case backend::cuda:
-#if FERRY_ENABLE_CUDA && defined(__CUDACC__)
-      cuda::execute_blocks<Blocked, Kernel, Bound, States, PhaseArgs, AllArgs>(name, g, kern,
-                                                                               bound);
+    default:  // the build's device backend (ferry/backend/device.hpp)
+#if FERRY_DEVICE_TU
+      device::execute_blocks<Blocked, Kernel, Bound, States, PhaseArgs, AllArgs>(name, g, kern,
+                                                                                 bound);
       return;
 #else
-      throw backend_error(name,
-                          "this translation unit was not compiled as CUDA, so its kernels "
-                          "can run only on host backends (set FERRY_BACKEND=openmp, or "
-                          "compile the file with nvcc / as a CUDA source)");
+      throw backend_error(name, device_not_compiled);
 #endif
   }
 }
@@ -984,6 +970,6 @@ void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel&
 }  // namespace unsafe
 }  // namespace ferry
 
-#if FERRY_ENABLE_CUDA && defined(__CUDACC__)
-#include "ferry/backend/cuda/block.cuh"
+#if FERRY_DEVICE_TU
+#include FERRY_DEVICE_BLOCK_HEADER
 #endif

@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ferry/backend/device.hpp"
 #include "ferry/backend/host/execute.hpp"
 #include "ferry/core/backend.hpp"
 #include "ferry/core/error.hpp"
@@ -25,8 +26,8 @@
 #include "ferry/partition/binding_check.hpp"
 #include "ferry/partition/verify.hpp"
 
-#if FERRY_ENABLE_CUDA && defined(__CUDACC__)
-#include "ferry/backend/cuda/launch.cuh"
+#if FERRY_DEVICE_TU
+#include FERRY_DEVICE_LAUNCH_HEADER
 #endif
 
 namespace ferry {
@@ -381,16 +382,13 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
                 (std::index_sequence_for<A...>{});
               });
           break;
-        case backend::cuda:
-#if FERRY_ENABLE_CUDA && defined(__CUDACC__)
-          detail::cuda::execute<std::tuple<detail::fold_op_t<A>...>>(name, cfg.block, space, kernel,
-                                                                     bound, states);
+        default:  // the build's device backend (ferry/backend/device.hpp)
+#if FERRY_DEVICE_TU
+          detail::device::execute<std::tuple<detail::fold_op_t<A>...>>(name, cfg.block, space,
+                                                                       kernel, bound, states);
           break;
 #else
-          throw backend_error(name,
-                              "this translation unit was not compiled as CUDA, so its kernels "
-                              "can run only on host backends (set FERRY_BACKEND=openmp, or "
-                              "compile the file with nvcc / as a CUDA source)");
+          throw backend_error(name, detail::device_not_compiled);
 #endif
       }
     } catch (const detail::bounds_fault& f) {

@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "ferry/backend/device.hpp"
 #include "ferry/core/backend.hpp"
 #include "ferry/core/config.hpp"
 #include "ferry/core/error.hpp"
@@ -116,30 +117,27 @@ class device_buffer {
 
 }  // namespace ferry::unsafe
 
-#if FERRY_ENABLE_CUDA && defined(__CUDACC__)
-#include "ferry/backend/cuda/launch.cuh"
-namespace ferry::detail::cuda {
-/// Raw kernel of ferry::unsafe::launch.
-template <class K, class... A>
-__global__ void kernel_unsafe(K k, A... args) {
-  ferry::unsafe::thread_index t;
-  t.thread = {threadIdx.x, threadIdx.y, threadIdx.z};
-  t.block = {blockIdx.x, blockIdx.y, blockIdx.z};
-  t.block_dim = {blockDim.x, blockDim.y, blockDim.z};
-  t.grid_dim = {gridDim.x, gridDim.y, gridDim.z};
-  k(t, args...);
+#if FERRY_DEVICE_TU
+#include FERRY_DEVICE_LAUNCH_HEADER
+
+namespace ferry::unsafe {
+
+/// Threads per warp on the build's device backend: 32 on NVIDIA GPUs, 64 on the AMD targets of
+/// the hip backend (a wavefront; ferry/backend/<name>/intrinsics.hpp says where each comes
+/// from). Raw kernels that combine values within a warp use it instead of a literal 32. Only in
+/// translation units compiled for the device backend.
+inline constexpr int warp_size = ferry::detail::device::warp_size;
+
+/// Device code only: v of the lane `delta` above the calling one in its warp (the caller's own v
+/// where that lane would be past the warp's end), for any trivially copyable T (moved as 4-byte
+/// words). 0 < delta < warp_size. Every lane of the warp must call it with the same delta
+/// (CUDA: __shfl_down_sync over the full warp; HIP: __shfl_down over the wavefront).
+template <class T>
+__device__ FERRY_INLINE T shuffle_down(const T& v, int delta) {
+  return ferry::detail::device::shuffle_down_value(v, delta);
 }
 
-/// Runs a raw launch (ferry::unsafe::launch) on the ferry stream.
-template <class K, class... A>
-void execute_unsafe(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                    const K& k, const A&... args) {
-  nvtx_range range("ferry::unsafe::launch");
-  kernel_unsafe<K, A...><<<dim3(gx, gy, gz), dim3(bx, by, bz), 0, stream()>>>(k, args...);
-  after_launch("ferry::unsafe::launch");
-}
-
-}  // namespace ferry::detail::cuda
+}  // namespace ferry::unsafe
 #endif
 
 namespace ferry::unsafe {
@@ -191,15 +189,13 @@ void launch(dim3 grid, dim3 block, K kernel, A... args) {
     case backend::openmp:
       detail::execute_host<K, A...>(grid, block, kernel, args..., true);
       return;
-    case backend::cuda:
-#if FERRY_ENABLE_CUDA && defined(__CUDACC__)
-      ferry::detail::cuda::execute_unsafe(grid.x, grid.y, grid.z, block.x, block.y, block.z, kernel,
-                                          args...);
+    default:  // the build's device backend (ferry/backend/device.hpp)
+#if FERRY_DEVICE_TU
+      ferry::detail::device::execute_unsafe<thread_index>(grid.x, grid.y, grid.z, block.x, block.y,
+                                                          block.z, kernel, args...);
       return;
 #else
-      throw backend_error("ferry::unsafe::launch",
-                          "this translation unit was not compiled as CUDA; set "
-                          "FERRY_BACKEND=openmp or compile it with nvcc");
+      throw backend_error("ferry::unsafe::launch", ferry::detail::device_not_compiled_unsafe);
 #endif
   }
 }

@@ -21,6 +21,15 @@ std::string ferry_host_warning() {
   return ferry::host_oversubscription_warning();
 }
 
+std::string ferry_backend_problem(const std::string& name) {
+  try {
+    if (ferry::backend_compiled(ferry::parse_backend(name))) return {};
+    return "backend '" + name + "' is not part of this build";
+  } catch (const ferry::backend_error& e) {
+    return e.what();
+  }
+}
+
 std::string backend_description() {
   return ferry_backend_name() + " (" + ferry_device_description() + ")";
 }

@@ -1,4 +1,5 @@
-// ferry-perf (CUDA builds only): installs cudaDeviceSynchronize as the rep_timer's device
+// ferry-perf (device builds: CUDA, and HIP through the hip backend's name mapping): installs
+// cudaDeviceSynchronize as the rep_timer's device
 // synchronize hook at static initialisation, so that every variant's timed region starts and
 // ends with an idle device, as RAJAPerf's startTimer/stopTimer do (spec 1.4).
 //
@@ -7,11 +8,11 @@
 // run; with one, a failed synchronize (e.g. a fault of an earlier asynchronous launch) throws
 // std::runtime_error from rep_timer::start()/stop(), and the harness reports the variant as an
 // error.
-#include <cuda_runtime.h>
-
 #include <stdexcept>
 #include <string>
 
+#include "ferry/backend/device.hpp"
+#include FERRY_DEVICE_INTRINSICS_HEADER
 #include "harness/kernel_base.hpp"
 
 namespace ferry_perf {

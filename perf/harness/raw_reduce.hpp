@@ -2,10 +2,11 @@
 // ferry::unsafe::launch and so have no shared memory and no block barrier.
 //
 // Each thread folds a grid-stride loop into a register and then calls one of these. On the GPU
-// the 32 lanes of a warp first combine their values with shuffles (every lane of the block must
-// call, which the grid-stride form guarantees) and lane 0 alone applies the atomic, so a launch
-// issues one atomic per warp; on host backends each thread applies its own atomic (threads of a
-// block run one after another there, so there is no warp to combine over).
+// the lanes of a warp (32 on NVIDIA, 64 on AMD: ferry::unsafe::warp_size) first combine their
+// values with shuffles (every lane of the block must call, which the grid-stride form
+// guarantees) and lane 0 alone applies the atomic, so a launch issues one atomic per warp; on
+// host backends each thread applies its own atomic (threads of a block run one after another
+// there, so there is no warp to combine over).
 #pragma once
 
 #include <atomic>
@@ -15,12 +16,17 @@
 namespace ferry_perf::raw_reduce {
 
 #if FERRY_DEVICE_PASS
-/// Combines v over the 32 lanes of the warp with op; lane 0 gets the result.
+/// Combines v over the lanes of the warp with op; lane 0 gets the result.
 template <class T, class Op>
 __device__ FERRY_INLINE T warp_fold(T v, Op op) {
-  for (int offset = 16; offset > 0; offset /= 2)
-    v = op(v, __shfl_down_sync(0xffffffffu, v, offset));
+  for (int offset = ferry::unsafe::warp_size / 2; offset > 0; offset /= 2)
+    v = op(v, ferry::unsafe::shuffle_down(v, offset));
   return v;
+}
+
+/// Whether the calling thread is lane 0 of its warp (x-only blocks, as every raw reduction's).
+__device__ FERRY_INLINE bool warp_leader() {
+  return threadIdx.x % ferry::unsafe::warp_size == 0;
 }
 #endif
 
@@ -29,7 +35,7 @@ template <class T>
 FERRY_HOST_DEVICE FERRY_INLINE void add(T* cell, T v) {
 #if FERRY_DEVICE_PASS
   v = warp_fold(v, [](T a, T b) { return a + b; });
-  if ((threadIdx.x & 31u) == 0) atomicAdd(cell, v);
+  if (warp_leader()) atomicAdd(cell, v);
 #else
   std::atomic_ref<T>(*cell).fetch_add(v, std::memory_order_relaxed);
 #endif
@@ -39,7 +45,7 @@ FERRY_HOST_DEVICE FERRY_INLINE void add(T* cell, T v) {
 FERRY_HOST_DEVICE FERRY_INLINE void min(int* cell, int v) {
 #if FERRY_DEVICE_PASS
   v = warp_fold(v, [](int a, int b) { return a < b ? a : b; });
-  if ((threadIdx.x & 31u) == 0) atomicMin(cell, v);
+  if (warp_leader()) atomicMin(cell, v);
 #else
   std::atomic_ref<int> c(*cell);
   int old = c.load(std::memory_order_relaxed);
@@ -52,7 +58,7 @@ FERRY_HOST_DEVICE FERRY_INLINE void min(int* cell, int v) {
 FERRY_HOST_DEVICE FERRY_INLINE void max(int* cell, int v) {
 #if FERRY_DEVICE_PASS
   v = warp_fold(v, [](int a, int b) { return a > b ? a : b; });
-  if ((threadIdx.x & 31u) == 0) atomicMax(cell, v);
+  if (warp_leader()) atomicMax(cell, v);
 #else
   std::atomic_ref<int> c(*cell);
   int old = c.load(std::memory_order_relaxed);

@@ -27,6 +27,10 @@ std::string backend_description();
 /// e.g. "openmp" or "cuda".
 std::string ferry_backend_name();
 
+/// "" if `name` names a backend of this build (ferry::parse_backend, ferry::backend_compiled),
+/// else why not.
+std::string ferry_backend_problem(const std::string& name);
+
 /// ferry's description of the device its launches use (ferry::device_description()).
 std::string ferry_device_description();
 

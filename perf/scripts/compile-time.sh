@@ -29,7 +29,7 @@ nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 flags=(-std=c++20 -arch=sm_90 -O3 --extended-lambda --expt-relaxed-constexpr -restrict
-       -Xcompiler -fopenmp -DFERRY_ENABLE_CUDA=1 -Iinclude -Iperf)
+       -Xcompiler -fopenmp '-DFERRY_DEVICE_BACKEND_HEADER="ferry/backend/cuda/backend.hpp"' -Iinclude -Iperf)
 if [[ -z $kernels ]]; then
   kernels=$(ls perf/kernels/apps/*-ferry.cpp | xargs -n1 basename | sed 's/-ferry.cpp//')
 fi

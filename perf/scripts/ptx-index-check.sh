@@ -12,7 +12,7 @@ nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 flags=(-std=c++20 -arch=sm_90 -O3 --extended-lambda --expt-relaxed-constexpr -Xcompiler -fopenmp
-       -DFERRY_ENABLE_CUDA=1 -Iinclude -Iperf -ptx)
+       '-DFERRY_DEVICE_BACKEND_HEADER="ferry/backend/cuda/backend.hpp"' -Iinclude -Iperf -ptx)
 echo "kernel_file,variant,entry,instructions,int_div_rem" > "$out"
 for src in perf/kernels/{apps,lcals}/*-ferry.cpp perf/kernels/{apps,lcals}/*-cuda.cu; do
   name=$(basename "$src")

@@ -2,7 +2,7 @@
 //
 // For each size (1, 8, 64, 256, 1024 MiB) and both directions it times: the driver's pageable path
 // (cudaMemcpyAsync from a std::vector), pinned memory (the upper bound), one cudaHostRegister
-// reused by every copy, and ferry::cuda_detail::transfer_engine with the first schedule
+// reused by every copy, and ferry::detail::gpu::transfer_engine with the first schedule
 // ("engine_old": about 8 equal chunks, one chunk at a time) and with its compiled defaults
 // ("engine_new": chunk ramp at the host-copy end, workers running ahead), side by side. Then,
 // at 8 / 64 / 256 MiB, settings around the new defaults (each change alone: ramp off, run-ahead
@@ -15,7 +15,7 @@
 //   --max-mib N       largest size, MiB (default 1024); buffers are this large
 //   --quick           fewer repetitions (a smoke test)
 //   --time-limit S    skip the remaining optional sections once S seconds have passed (default 150)
-#include "ferry/backend/cuda/transfer.hpp"
+#include "ferry/backend/gpu/transfer.hpp"
 
 #include <cuda_runtime.h>
 
@@ -35,11 +35,11 @@
 
 namespace {
 
-using ferry::cuda_detail::chunk_ramp;
-using ferry::cuda_detail::host_copy_executor;
-using ferry::cuda_detail::host_copy_kind;
-using ferry::cuda_detail::transfer_config;
-using ferry::cuda_detail::transfer_engine;
+using ferry::detail::gpu::chunk_ramp;
+using ferry::detail::gpu::host_copy_executor;
+using ferry::detail::gpu::host_copy_kind;
+using ferry::detail::gpu::transfer_config;
+using ferry::detail::gpu::transfer_engine;
 using clock_type = std::chrono::steady_clock;
 
 constexpr std::size_t kib = std::size_t{1} << 10;
@@ -277,11 +277,11 @@ copy_fn engine_copy(context& ctx, transfer_engine& engine, direction dir) {
 
 const char* route_name(const transfer_engine& engine, const void* host, std::size_t bytes) {
   switch (engine.route(host, bytes)) {
-    case ferry::cuda_detail::transfer_route::direct_pinned:
+    case ferry::detail::gpu::transfer_route::direct_pinned:
       return "route=direct_pinned";
-    case ferry::cuda_detail::transfer_route::direct_pageable:
+    case ferry::detail::gpu::transfer_route::direct_pageable:
       return "route=direct_pageable";
-    case ferry::cuda_detail::transfer_route::staged:
+    case ferry::detail::gpu::transfer_route::staged:
       return "route=staged";
   }
   return "";
@@ -294,7 +294,7 @@ void run_engine(context& ctx, const std::string& section, const std::string& met
   row r = measure(ctx, section, method, dir, bytes, reps_for(ctx, bytes, sweep), host,
                   engine_copy(ctx, engine, dir), &config);
   r.note = route_name(engine, host, bytes);
-  if (engine.route(host, bytes) == ferry::cuda_detail::transfer_route::staged) {
+  if (engine.route(host, bytes) == ferry::detail::gpu::transfer_route::staged) {
     const std::vector<std::size_t> chunks = engine.schedule(bytes, dir == direction::h2d);
     char text[160];
     std::snprintf(text, sizeof text, " chunks=%zu first_mib=%g max_mib=%g last_mib=%g",

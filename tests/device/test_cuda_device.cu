@@ -11,7 +11,9 @@
 //    past the target, a view indexed inside ferry::unsafe::launch, a reduction launch, an
 //    element type larger than the sink (checked at the access instead), and a block-shared
 //    view of ferry::launch_blocks;
-//  * a block launch may use more block-shared memory than CUDA's 48 KiB static limit.
+//  * a block launch may use more block-shared memory than CUDA's 48 KiB static limit;
+//  * ferry::unsafe::shuffle_down moves values of any size between the lanes of a warp of
+//    ferry::unsafe::warp_size lanes, and a warp fold written with it sums each warp's lanes.
 // Without a GPU every test skips.
 #include <gtest/gtest.h>
 
@@ -321,6 +323,38 @@ void write_through_negative_extent_part() {
       negative_extent_parts<double>(v));
 }
 
+/// A 12-byte value (not a multiple of 8 bytes) for the shuffle test.
+struct three_ints {
+  std::int32_t a, b, c;
+};
+
+/// One block of `threads` threads: thread t shuffles {t, 2t, 3t} down by `delta` lanes into
+/// got[t], and the lanes of each warp fold the values t * t with shuffles (offsets warp_size / 2,
+/// ..., 1), lane 0 writing its warp's sum to sums[warp].
+void shuffle_in_warps(unsigned threads, int delta, std::vector<three_ints>& got,
+                      std::vector<std::int64_t>& sums) {
+  ferry::unsafe::device_buffer<three_ints> g(threads);
+  ferry::unsafe::device_buffer<std::int64_t> s(sums.size());
+  ferry::unsafe::launch(
+      {1}, {threads},
+      [] FERRY_KERNEL(const ferry::unsafe::thread_index& th, three_ints* out, std::int64_t* sum,
+                      int d) {
+        const auto t = static_cast<std::int32_t>(th.thread.x);
+#if FERRY_DEVICE_PASS
+        out[t] = ferry::unsafe::shuffle_down(three_ints{t, 2 * t, 3 * t}, d);
+        std::int64_t v = std::int64_t{t} * t;
+        for (int o = ferry::unsafe::warp_size / 2; o > 0; o /= 2)
+          v += ferry::unsafe::shuffle_down(v, o);
+        if (t % ferry::unsafe::warp_size == 0) sum[t / ferry::unsafe::warp_size] = v;
+#else
+        (void)out, (void)sum, (void)d, (void)t;
+#endif
+      },
+      g.get(), s.get(), delta);
+  g.copy_to_host(got);
+  s.copy_to_host(sums);
+}
+
 #define REQUIRE_GPU() \
   if (!have_gpu()) GTEST_SKIP() << "no usable CUDA device"
 
@@ -557,3 +591,27 @@ TEST(cuda_device_death, write_through_a_negative_extent_part_raises_device_error
 }
 
 }  // namespace
+
+TEST(cuda_device, unsafe_shuffle_down_moves_values_between_the_lanes_of_a_warp) {
+  REQUIRE_GPU();
+  static_assert(ferry::unsafe::warp_size == 32, "every NVIDIA GPU has 32-lane warps");
+  constexpr unsigned threads = 256;
+  constexpr int w = ferry::unsafe::warp_size;
+  for (const int delta : {1, 5, 16, w - 1}) {
+    std::vector<three_ints> got(threads);
+    std::vector<std::int64_t> sums(threads / w, -1);
+    shuffle_in_warps(threads, delta, got, sums);
+    for (unsigned t = 0; t < threads; ++t) {
+      // Past the warp's end a lane keeps its own value.
+      const auto from = static_cast<std::int32_t>(t % w + delta < w ? t + delta : t);
+      EXPECT_EQ(got[t].a, from) << "delta " << delta << ", thread " << t;
+      EXPECT_EQ(got[t].b, 2 * from) << "delta " << delta << ", thread " << t;
+      EXPECT_EQ(got[t].c, 3 * from) << "delta " << delta << ", thread " << t;
+    }
+    for (unsigned k = 0; k < threads / w; ++k) {
+      std::int64_t ref = 0;
+      for (unsigned t = k * w; t < (k + 1) * w; ++t) ref += std::int64_t{t} * t;
+      EXPECT_EQ(sums[k], ref) << "warp " << k;
+    }
+  }
+}

@@ -31,17 +31,29 @@ inline void PrintTo(backend b, std::ostream* os) {
 
 namespace ferry_test {
 
-/// The backends the parameterised tests run on: the three host backends, plus cuda when this
-/// build has it and a device is usable (set_backend throws backend_error otherwise, e.g. on a
-/// CPU-only CI machine; the cuda instances are then simply not generated).
+/// The device backends a build may have (the one list to extend when a backend is added).
+inline constexpr ferry::backend device_backends[] = {ferry::backend::cuda, ferry::backend::hip,
+                                                     ferry::backend::llvm_offload};
+
+/// True if b is one of device_backends.
+inline bool is_device_backend(ferry::backend b) {
+  for (ferry::backend d : device_backends)
+    if (b == d) return true;
+  return false;
+}
+
+/// The backends the parameterised tests run on: the three host backends, plus the build's
+/// device backend when a device is usable (set_backend throws backend_error otherwise, e.g. on a
+/// CPU-only CI machine; the device instances are then simply not generated).
 inline const std::vector<ferry::backend>& usable_backends() {
   static const std::vector<ferry::backend> list = [] {
     std::vector<ferry::backend> out{ferry::backend::serial, ferry::backend::checked,
                                     ferry::backend::openmp};
-    if (ferry::backend_compiled(ferry::backend::cuda)) {
+    for (ferry::backend d : device_backends) {
+      if (!ferry::backend_compiled(d)) continue;
       try {
-        ferry::set_backend(ferry::backend::cuda);
-        out.push_back(ferry::backend::cuda);
+        ferry::set_backend(d);
+        out.push_back(d);
       } catch (const ferry::backend_error&) {
         // no device here: run the host backends only
       }
@@ -53,7 +65,7 @@ inline const std::vector<ferry::backend>& usable_backends() {
 
 /// Backends whose data lives in a separate memory (every transfer rule is exercised).
 inline bool separate_memory(ferry::backend b) {
-  return b == ferry::backend::checked || b == ferry::backend::cuda;
+  return b == ferry::backend::checked || is_device_backend(b);
 }
 
 /// Checked backend: every device (and ferry::array host) allocation was freed.
@@ -78,6 +90,8 @@ class on_backend : public ::testing::TestWithParam<ferry::backend> {
   }
   ferry::backend backend() const { return GetParam(); }
   bool is(ferry::backend b) const { return GetParam() == b; }
+  /// True on the build's device backend (any of device_backends): kernels run on a GPU there.
+  bool on_device() const { return is_device_backend(GetParam()); }
 };
 
 /// Test-name suffix: the backend's name ("serial", "checked", ...).

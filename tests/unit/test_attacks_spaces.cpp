@@ -464,7 +464,7 @@ void parked_fill_tiles(std::span<double> m, index rows) {
 }
 
 TEST_P(attacks_aliasing, tiles_in_flight_on_another_thread_guard_their_rows_only) {
-  if (is(ferry::backend::cuda)) GTEST_SKIP() << "parks a kernel through host memory";
+  if (on_device()) GTEST_SKIP() << "parks a kernel through host memory";
   std::vector<double> m(16, 0.0), out(4, 0.0);
   const std::span<double> s(m);
   g_park.store(0);

@@ -87,7 +87,7 @@ class attacks_parked : public on_backend {
  protected:
   void SetUp() override {
     on_backend::SetUp();
-    if (is(ferry::backend::cuda)) GTEST_SKIP() << "parks a kernel through host memory";
+    if (on_device()) GTEST_SKIP() << "parks a kernel through host memory";
     g_park.store(0);
   }
 };
@@ -461,7 +461,7 @@ void write_then_fault(std::span<double> y, std::span<const double> x, index bad)
 // data, end with y equal to what the launch read. Right behaviour: one version of the data, on
 // every backend: what later launches read is what release brings back.
 TEST_P(attacks_table, a_kernel_failing_part_way_through_resident_data_leaves_one_version) {
-  if (is(ferry::backend::cuda)) GTEST_SKIP() << "a device traps on a failed check";
+  if (on_device()) GTEST_SKIP() << "a device traps on a failed check";
   const index n = 8;
   std::vector<double> y(n, 1.0), out(n, 0.0);
   const std::vector<double> x(n, 0.0);

@@ -6,8 +6,11 @@
 
 #include "backend_param.hpp"
 
-#if FERRY_ENABLE_CUDA
+#if FERRY_DEVICE_TU && defined(__CUDACC__)
 #include <cuda_runtime.h>
+#endif
+#if FERRY_DEVICE_TU && defined(__CUDA__) && !defined(__CUDACC__)
+#include <omp.h>  // clang -foffload-via-llvm: the llvm_offload backend's runtime
 #endif
 
 namespace {
@@ -16,12 +19,14 @@ using ferry_test::contains;
 
 TEST(backend_selection, names_round_trip) {
   for (ferry::backend b : {ferry::backend::serial, ferry::backend::checked, ferry::backend::openmp,
-                           ferry::backend::cuda})
+                           ferry::backend::cuda, ferry::backend::hip, ferry::backend::llvm_offload})
     EXPECT_EQ(ferry::parse_backend(ferry::to_string(b)), b);
   EXPECT_STREQ(ferry::to_string(ferry::backend::serial), "serial");
   EXPECT_STREQ(ferry::to_string(ferry::backend::checked), "checked");
   EXPECT_STREQ(ferry::to_string(ferry::backend::openmp), "openmp");
   EXPECT_STREQ(ferry::to_string(ferry::backend::cuda), "cuda");
+  EXPECT_STREQ(ferry::to_string(ferry::backend::hip), "hip");
+  EXPECT_STREQ(ferry::to_string(ferry::backend::llvm_offload), "llvm_offload");
 }
 
 TEST(backend_selection, unknown_name_lists_valid_names) {
@@ -30,7 +35,7 @@ TEST(backend_selection, unknown_name_lists_valid_names) {
     FAIL() << "unknown backend accepted";
   } catch (const ferry::backend_error& e) {
     EXPECT_TRUE(contains(e.what(), "bogus"));
-    for (const char* name : {"serial", "checked", "openmp", "cuda"})
+    for (const char* name : {"serial", "checked", "openmp", "cuda", "hip", "llvm_offload"})
       EXPECT_TRUE(contains(e.what(), name));
   }
   EXPECT_THROW((void)ferry::parse_backend(""), ferry::backend_error);
@@ -51,12 +56,44 @@ TEST(backend_selection, host_backends_are_always_compiled_and_selectable) {
 
 /// Number of CUDA devices, asked of the CUDA runtime itself (0 without CUDA or a driver).
 int cuda_device_count() {
-#if FERRY_ENABLE_CUDA
+#if FERRY_DEVICE_TU && defined(__CUDACC__)
   int n = 0;
   return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
 #else
   return 0;
 #endif
+}
+
+/// Devices LLVM's offload runtime finds, asked of it directly (0 outside llvm_offload builds).
+int offload_device_count() {
+#if FERRY_DEVICE_TU && defined(__CUDA__) && !defined(__CUDACC__)
+  return omp_get_num_devices();
+#else
+  return 0;
+#endif
+}
+
+// The same rule for llvm_offload builds: selected exactly when the offload runtime has a device.
+TEST(backend_selection, llvm_offload_without_device_is_an_error_not_a_fallback) {
+  if (!ferry::backend_compiled(ferry::backend::llvm_offload))
+    GTEST_SKIP() << "not an llvm_offload build";
+  ferry::set_backend(ferry::backend::openmp);
+  const bool device_present = offload_device_count() > 0;
+  bool selected = false;
+  try {
+    ferry::set_backend(ferry::backend::llvm_offload);
+    selected = true;
+  } catch (const ferry::backend_error& e) {
+    EXPECT_FALSE(device_present) << "a device is present but selection failed: " << e.what();
+    EXPECT_TRUE(contains(e.what(), "finds no device")) << e.what();
+    EXPECT_EQ(ferry::current_backend(), ferry::backend::openmp) << "a failed selection changed it";
+  }
+  EXPECT_EQ(selected, device_present);
+  if (selected) {
+    EXPECT_EQ(ferry::current_backend(), ferry::backend::llvm_offload);
+    EXPECT_TRUE(contains(ferry::device_description(), "through LLVM offload"))
+        << ferry::device_description();
+  }
 }
 
 TEST(backend_selection, device_backend_missing_is_an_error_not_a_fallback) {
@@ -90,6 +127,29 @@ TEST(backend_selection, device_backend_missing_is_an_error_not_a_fallback) {
     EXPECT_TRUE(contains(ferry::device_description(), "CUDA driver"))
         << ferry::device_description();
   }
+}
+
+// Backends are plug-ins: a build holds at most one device backend, and selecting one it lacks
+// names the CMake option that adds it.
+TEST(backend_selection, device_backends_outside_the_build_are_refused_by_name) {
+  int compiled = 0;
+  for (ferry::backend d : ferry_test::device_backends) {
+    if (ferry::backend_compiled(d)) {
+      ++compiled;
+      continue;
+    }
+    ferry::set_backend(ferry::backend::serial);
+    try {
+      ferry::set_backend(d);
+      FAIL() << ferry::to_string(d) << " selected in a build without it";
+    } catch (const ferry::backend_error& e) {
+      EXPECT_TRUE(contains(e.what(), "not compiled into this build")) << e.what();
+      EXPECT_TRUE(contains(e.what(), std::string("-DFERRY_DEVICE_BACKEND=") + ferry::to_string(d)))
+          << e.what();
+    }
+    EXPECT_EQ(ferry::current_backend(), ferry::backend::serial);
+  }
+  EXPECT_LE(compiled, 1);
 }
 
 TEST(backend_selection, parameterised_tests_cover_every_host_backend) {

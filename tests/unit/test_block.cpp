@@ -427,7 +427,7 @@ TEST_P(block_test, shared_arrays_larger_than_the_backend_allows_fail_before_anyt
                          "the block-shared arrays take 262144 bytes per block, more "
                          "than the " +
                              std::string(ferry::to_string(backend())) + " backend allows ("));
-    if (!is(ferry::backend::cuda)) {
+    if (!on_device()) {
       EXPECT_TRUE(contains(e.what(), "allows (49152 bytes)"));
     }
   }
@@ -435,7 +435,7 @@ TEST_P(block_test, shared_arrays_larger_than_the_backend_allows_fail_before_anyt
 }
 
 TEST_P(block_test, shared_views_are_bounds_checked) {
-  if (is(ferry::backend::cuda)) GTEST_SKIP() << "a device traps on a failed check";
+  if (on_device()) GTEST_SKIP() << "a device traps on a failed check";
   std::vector<double> out(64, -1.0);
   read_shared_past_end(out, 0);
   for (std::size_t t = 0; t < 64; ++t) EXPECT_EQ(out[t], static_cast<double>(t % 8));
@@ -486,7 +486,7 @@ TEST_P(block_test, own_slots_interleave_threads_and_read_back_in_their_phase) {
 }
 
 TEST_P(block_test, own_slots_and_flat_shared_views_are_bounds_checked) {
-  if (is(ferry::backend::cuda)) GTEST_SKIP() << "a device traps on a failed check";
+  if (on_device()) GTEST_SKIP() << "a device traps on a failed check";
   std::vector<double> out(8, -1.0);
   try {
     multi_slot_mirror(4, 2, out, 3, 0);
@@ -512,7 +512,7 @@ TEST_P(block_test, own_slots_and_flat_shared_views_are_bounds_checked) {
 
 TEST_P(block_test, slots_per_thread_count_toward_the_shared_size_limit) {
   std::vector<double> out(1024, -1.0);
-  if (is(ferry::backend::cuda)) {
+  if (on_device()) {
     // 64 KiB fits an H100/H200's opt-in limit (227 KiB): the launch runs.
     eight_slots_per_thread(out);
     EXPECT_EQ(out, std::vector<double>(1024, 1.0));

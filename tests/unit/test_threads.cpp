@@ -202,7 +202,7 @@ TEST_P(threads_test, many_threads_preload_launch_release_exactly) {
 // --- deterministic interleavings (host-executed kernels) ------------------------------------
 
 TEST_P(threads_test, overlapping_launch_in_flight_on_another_thread_is_an_aliasing_error) {
-  if (is(ferry::backend::cuda)) GTEST_SKIP() << "parks a kernel through host memory";
+  if (on_device()) GTEST_SKIP() << "parks a kernel through host memory";
   std::vector<double> y(8, 0.0), other(8, 0.0), out(1, 0.0);
   g_stage.store(0);
   std::thread a([&] { parked_add_one(y); });
@@ -236,7 +236,7 @@ TEST_P(threads_test, overlapping_launch_in_flight_on_another_thread_is_an_aliasi
 }
 
 TEST_P(threads_test, concurrent_readers_are_accepted) {
-  if (is(ferry::backend::cuda)) GTEST_SKIP() << "parks a kernel through host memory";
+  if (on_device()) GTEST_SKIP() << "parks a kernel through host memory";
   const std::vector<double> x = ramp(16);
   std::vector<double> out(1, 0.0), y(16, 0.0);
   g_stage.store(0);
@@ -250,7 +250,7 @@ TEST_P(threads_test, concurrent_readers_are_accepted) {
 }
 
 TEST_P(threads_test, last_release_waits_for_launches_in_flight) {
-  if (is(ferry::backend::cuda)) GTEST_SKIP() << "parks a kernel through host memory";
+  if (on_device()) GTEST_SKIP() << "parks a kernel through host memory";
   const std::vector<double> x = ramp(16);
   std::vector<double> out(1, 0.0);
   auto r = ferry::preload(std::as_const(x));

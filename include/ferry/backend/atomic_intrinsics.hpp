@@ -1,6 +1,7 @@
 // ferry: the atomic add every backend provides, for the element types all of them support.
 //
-// Host backends use std::atomic_ref; CUDA's atomicAdd has overloads only for int, unsigned,
+// Host backends use std::atomic_ref; the GPU backends atomicAdd, which HIP provides with the same
+// overloads as CUDA. CUDA's atomicAdd has overloads only for int, unsigned,
 // unsigned long long, float and double (CUDA C++ Programming Guide, "Atomic Functions"), so the
 // other 32- and 64-bit integers are added through the unsigned type of the same width: two's
 // complement addition gives the same bits for signed and unsigned operands.
@@ -9,7 +10,11 @@
 #include <atomic>
 #include <type_traits>
 
+#include "ferry/backend/device.hpp"
 #include "ferry/core/config.hpp"
+#if FERRY_DEVICE_TU
+#include FERRY_DEVICE_INTRINSICS_HEADER  // the device compiler's atomicAdd (HIP: hip_runtime.h)
+#endif
 
 namespace ferry {
 

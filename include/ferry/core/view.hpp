@@ -110,7 +110,7 @@ class bounds_fault : public bounds_error {
                                                                      index n) {
 #if FERRY_DEVICE_PASS
   (void)base, (void)what, (void)i, (void)n;
-  __trap();
+  FERRY_DEVICE_TRAP();
 #else
   throw_bounds_failure(what, base, i, n);
 #endif
@@ -122,7 +122,7 @@ class bounds_fault : public bounds_error {
                                                                         index nj) {
 #if FERRY_DEVICE_PASS
   (void)base, (void)i, (void)j, (void)ni, (void)nj;
-  __trap();
+  FERRY_DEVICE_TRAP();
 #else
   throw_bounds_failure_2d(base, i, j, ni, nj);
 #endif
@@ -134,7 +134,7 @@ class bounds_fault : public bounds_error {
                                                                         index nj, index nk) {
 #if FERRY_DEVICE_PASS
   (void)base, (void)i, (void)j, (void)k, (void)ni, (void)nj, (void)nk;
-  __trap();
+  FERRY_DEVICE_TRAP();
 #else
   throw_bounds_failure_3d(base, i, j, k, ni, nj, nk);
 #endif
@@ -147,7 +147,7 @@ class bounds_fault : public bounds_error {
                                                                       index n) {
 #if FERRY_DEVICE_PASS
   (void)base, (void)offset, (void)count, (void)n;
-  __trap();
+  FERRY_DEVICE_TRAP();
 #else
   throw_subview_failure(base, offset, count, n);
 #endif
@@ -210,7 +210,7 @@ __device__ FERRY_INLINE T* device_element(T* p, index offset, bool oob, unsigned
         return p + (oob ? 0 : offset);
     }
   }
-  if (oob) __trap();
+  if (oob) FERRY_DEVICE_TRAP();
   return p + offset;
 }
 #endif
@@ -342,7 +342,7 @@ class view {
         return w;
       }
     }
-    if (oob) __trap();
+    if (oob) FERRY_DEVICE_TRAP();
     return w;
 #else
 #if FERRY_BOUNDS_CHECKS

@@ -23,6 +23,7 @@
 #include <utility>
 
 #include "ferry/core/config.hpp"
+#include "ferry/core/fold.hpp"
 #include "ferry/core/reflect.hpp"
 #include "ferry/core/view.hpp"
 #include "ferry/data/atomic.hpp"
@@ -564,13 +565,7 @@ struct arg_map<A, Space, arg_kind::atomic> {
 };
 
 /// Fold operation of an argument's per-thread state: the reduction's op, or keep_first (the
-/// state is a dummy) for every other kind.
-struct keep_first {
-  template <class T>
-  FERRY_HOST_DEVICE constexpr T operator()(const T& a, const T&) const {
-    return a;
-  }
-};
+/// state is a dummy; core/fold.hpp) for every other kind.
 template <class A, arg_kind K = classify<A>()>
 struct fold_op {
   using type = keep_first;

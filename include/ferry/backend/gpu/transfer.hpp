@@ -1,4 +1,5 @@
-// ferry: the CUDA host<->device transfer engine.
+// ferry: the GPU backends' host<->device transfer engine (written with the CUDA runtime's names;
+// the hip backend maps them, see ferry/backend/hip/intrinsics.hpp).
 //
 // Copies between ordinary (pageable) host memory, such as a std::vector's storage, and device
 // memory at close to the PCIe bandwidth of pinned memory. The CUDA driver's own path for pageable
@@ -11,13 +12,14 @@
 // behind the design; perf/results/transfer-h200.csv the numbers.
 #pragma once
 
-#include <cuda_runtime_api.h>
-
 #include <cstddef>
 #include <memory>
 #include <vector>
 
-namespace ferry::cuda_detail {
+#include "ferry/backend/device.hpp"
+#include FERRY_DEVICE_INTRINSICS_HEADER
+
+namespace ferry::detail::gpu {
 
 /// How a host thread moves its slice of a chunk.
 enum class host_copy_kind {
@@ -169,4 +171,4 @@ class transfer_engine {
   std::unique_ptr<impl> impl_;
 };
 
-}  // namespace ferry::cuda_detail
+}  // namespace ferry::detail::gpu

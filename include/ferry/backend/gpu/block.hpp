@@ -1,7 +1,8 @@
-// ferry: the CUDA backend's block launch (ferry::launch_blocks). Included by ferry/block.hpp
-// when a translation unit is compiled as CUDA in a build with FERRY_DEVICE_BACKEND=cuda.
+// ferry: the GPU backends' block launch (ferry::launch_blocks), shared by cuda and hip.
+// Included by ferry/block.hpp when a translation unit is compiled for the build's device backend
+// (FERRY_DEVICE_TU).
 //
-// One CUDA block per ferry block, of the block shape's threads (a compile-time count, with
+// One device block per ferry block, of the block shape's threads (a compile-time count, with
 // __launch_bounds__). The shared arrays are one dynamic __shared__ buffer carved at
 // compile-time offsets (dynamic so that a block may use more than the 48 KiB static limit, up to
 // the device's opt-in limit). Each phase is followed by exactly one __syncthreads(); finish,
@@ -9,18 +10,14 @@
 // (registers).
 #pragma once
 
-#include <cuda_runtime.h>
-
 #include <cstddef>
 #include <string>
 
-#include "ferry/backend/cuda/launch.cuh"
+#include "ferry/backend/gpu/launch.hpp"
 #include "ferry/block.hpp"
 
-namespace ferry::detail::cuda {
+namespace ferry::detail::gpu {
 
-/// Bytes of shared memory a block of the current device may use (sharedMemPerBlockOptin).
-std::size_t max_block_shared_bytes();
 /// Lets kernel `f` launch with `bytes` of dynamic shared memory (needed above 48 KiB:
 /// cudaFuncAttributeMaxDynamicSharedMemorySize). Throws launch_error naming `kernel`.
 void allow_dynamic_shared(const void* f, std::size_t bytes, const char* kernel);
@@ -42,7 +39,7 @@ __global__ void __launch_bounds__(Blocked::threads)
   auto run_phase = [&](const auto& p) {
     call_phase<Blocked, Kernel>(p, th, st, ferry_block_smem, slot, b, as,
                                 std::make_index_sequence<Kernel::n_shared>{}, PhaseArgs{}, &fault);
-    __syncthreads();
+    sync_block();
   };
   auto one = [&](const auto& s) {
     using S = std::remove_cvref_t<decltype(s)>;
@@ -71,14 +68,15 @@ __global__ void __launch_bounds__(Blocked::threads)
 
 /// Runs a block launch on the ferry stream. Throws launch_error (a grid too large, shared
 /// memory refused) or device_error.
-template <class Blocked, class Kernel, class Bound, class States, class PhaseArgs, class AllArgs>
-void execute_blocks(const char* name, const block_geometry& g, const Kernel& kern,
-                    const Bound& bound) {
+template <class Blocked, class Kernel, class Bound, class States, class PhaseArgs, class AllArgs,
+          class Geometry>
+void execute_blocks(const char* name, const Geometry& g, const Kernel& kern, const Bound& bound) {
   nvtx_range range(name);
   if (g.blocks[0] > 0x7fffffff || g.blocks[1] > 65535 || g.blocks[2] > 65535)
     throw launch_error(name, "the index space needs " + std::to_string(g.blocks[0]) + " x " +
                                  std::to_string(g.blocks[1]) + " x " + std::to_string(g.blocks[2]) +
-                                 " blocks, more than a CUDA grid holds (2^31 - 1 x 65535 x "
+                                 " blocks, more than a " + std::string(api_name) +
+                                 " grid holds (2^31 - 1 x 65535 x "
                                  "65535); split the launch");
   using L = layout_of<Blocked::threads, typename Kernel::shared_list>;
   constexpr std::size_t bytes = L::bytes;
@@ -95,4 +93,4 @@ void execute_blocks(const char* name, const block_geometry& g, const Kernel& ker
   after_launch(name);
 }
 
-}  // namespace ferry::detail::cuda
+}  // namespace ferry::detail::gpu

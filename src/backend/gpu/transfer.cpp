@@ -1,9 +1,8 @@
-// ferry: the CUDA host<->device transfer engine (see include/ferry/backend/cuda/transfer.hpp).
-#include "ferry/backend/cuda/transfer.hpp"
+// ferry: the GPU backends' host<->device transfer engine (see
+// include/ferry/backend/gpu/transfer.hpp).
+#include "ferry/backend/gpu/transfer.hpp"
 
 #include "ferry/core/error.hpp"
-
-#include <cuda_runtime.h>
 
 #include <algorithm>
 #include <atomic>
@@ -17,21 +16,21 @@
 #include <thread>
 #include <vector>
 
-#if !defined(__CUDA_ARCH__) && (defined(__x86_64__) || defined(_M_X64))
+#if !FERRY_DEVICE_PASS && (defined(__x86_64__) || defined(_M_X64))
 #include <emmintrin.h>
 #define FERRY_TRANSFER_SSE2 1
 #else
 #define FERRY_TRANSFER_SSE2 0
 #endif
 
-#if defined(_OPENMP) && !defined(__CUDA_ARCH__)
+#if defined(_OPENMP) && !FERRY_DEVICE_PASS
 #include <omp.h>
 #define FERRY_TRANSFER_OPENMP 1
 #else
 #define FERRY_TRANSFER_OPENMP 0
 #endif
 
-namespace ferry::cuda_detail {
+namespace ferry::detail::gpu {
 
 namespace {
 
@@ -302,7 +301,7 @@ cudaMemoryType memory_type(const void* ptr) {
     static_cast<void>(cudaGetLastError());
     return cudaMemoryTypeUnregistered;
   }
-  return attributes.type;
+  return memory_type_of(attributes);
 }
 
 /// The chunk sizes of a staged transfer; see transfer_engine::schedule and chunk_ramp.
@@ -740,4 +739,4 @@ void transfer_engine::d2h(void* host_dst, const void* dev_src, std::size_t bytes
                   self.plan(bytes, false), stream);
 }
 
-}  // namespace ferry::cuda_detail
+}  // namespace ferry::detail::gpu

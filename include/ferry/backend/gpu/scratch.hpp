@@ -1,11 +1,11 @@
-// ferry: the CUDA backend's reduction scratch: what a reduction launch (launch.cuh) borrows from
-// the runtime (src/backend/cuda/runtime.cu). Plain C++, so the runtime need not include the
+// ferry: the GPU backends' reduction scratch: what a reduction launch (gpu/launch.hpp) borrows
+// from the runtime (src/backend/gpu/runtime.cpp). Plain C++, so the runtime need not include the
 // launch path.
 #pragma once
 
 #include <cstddef>
 
-namespace ferry::detail::cuda {
+namespace ferry::detail::gpu {
 
 /// Working memory of one reduction launch: per-block partials and the folded result on the
 /// device, a block counter, and page-locked host memory the result is copied into. The runtime
@@ -14,7 +14,7 @@ namespace ferry::detail::cuda {
 struct reduction_scratch {
   /// Blocks of the current launch that have stored their partial. Zero between launches: the
   /// last block's atomicInc wraps it back (an aborted launch leaves it set, but a trap also
-  /// ends the CUDA context, so no later launch reads it).
+  /// ends the device context, so no later launch reads it).
   unsigned* counter = nullptr;
   void* device = nullptr;    ///< `capacity` bytes of device memory, 256-byte aligned
   std::size_t capacity = 0;  ///< bytes at `device`
@@ -36,4 +36,4 @@ void release_reduction_scratch(reduction_scratch& s) noexcept;
 void read_reduction_result(reduction_scratch& s, const void* dev, std::size_t n,
                            const char* kernel);
 
-}  // namespace ferry::detail::cuda
+}  // namespace ferry::detail::gpu

@@ -1,19 +1,22 @@
-// ferry: the CUDA backend's block-wide fold of a reduction launch's per-thread states.
+// ferry: the block-wide fold of a reduction launch's per-thread states, shared by the GPU
+// backends (cuda, hip).
 //
 // ferry's own replacement for cub::BlockReduce (whose header alone preprocesses to about 137 000
-// lines, paid by every translation unit that includes ferry). Same algorithm as CUB's default
-// (BLOCK_REDUCE_WARP_REDUCTIONS): each warp folds its 32 states with shuffles, lane 0 of each
-// warp writes the warp's state to shared memory, and thread 0 folds the warps' states in warp
-// order. The order of every combine is fixed by the block size alone, so a launch gives the same
-// bits on every run, and a combine's left operand always covers lower thread numbers than its
-// right one, so an operation need be associative only, never commutative (as with CUB).
+// lines, paid by every translation unit that includes ferry; AMD: no hipCUB in the packages ferry
+// builds with). Same algorithm as CUB's default (BLOCK_REDUCE_WARP_REDUCTIONS), written with the
+// backend's warp size and shuffle (intrinsics.hpp), so that it folds a 64-lane AMD wavefront as
+// it folds a 32-lane NVIDIA warp: each warp folds its states with shuffles, lane 0 of each warp
+// writes the warp's state to shared memory, and thread 0 folds the warps' states in warp order.
+// The order of every combine is fixed by the block size and the warp size alone, so a launch
+// gives the same bits on every run of the same build, and a combine's left operand always
+// covers lower thread numbers than its right one, so an operation need be associative only,
+// never commutative (as with CUB).
 //
 // States move in 32-bit words (the width of a shuffle): a state element of s bytes is copied
 // (memcpy, the elements are trivially copyable) into ceil(s / 4) words whose tail bytes are
 // zero, so elements of any size (1, 2, 4, 8, 12, 16, ... bytes) and alignment fold the same way.
+// Elements of arguments that are not reductions (fold operation keep_first) are not moved.
 #pragma once
-
-#include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstring>
@@ -21,10 +24,12 @@
 #include <type_traits>
 #include <utility>
 
+#include "ferry/backend/device.hpp"
+#include FERRY_DEVICE_INTRINSICS_HEADER
 #include "ferry/core/config.hpp"
-#include "ferry/data/mapping.hpp"  // keep_first
+#include "ferry/core/fold.hpp"
 
-namespace ferry::detail::cuda {
+namespace ferry::detail::gpu {
 
 /// 32-bit words the block fold moves for one state element of type T folded with Op: none for
 /// keep_first (the dummy state of an argument that is not a reduction), else ceil(sizeof(T) / 4).
@@ -53,12 +58,13 @@ struct fold_layout<std::tuple<Op...>, std::tuple<T...>> {
 /// The fold's __shared__ scratch: one row of words per warp (row 0, warp 0's, is never written:
 /// thread 0 keeps its own warp's state in registers). Raw words, no constructors, so that it can
 /// be a __shared__ variable. Declared by the kernel and passed in, so that the kernel sees every
-/// reuse of it (a reuse must follow a __syncthreads after the previous fold's reads).
+/// reuse of it (a reuse must follow a block barrier after the previous fold's reads). B: the
+/// block's threads, a whole number of warps, at most 1024 (the most either vendor's blocks hold).
 template <int B, class Ops, class States>
 struct block_fold_storage {
-  static_assert(B % 32 == 0 && B >= 32 && B <= 1024,
-                "ferry: a reduction block is a whole number of warps (32 to 1024 threads)");
-  static constexpr int warps = B / 32;
+  static_assert(B % warp_size == 0 && B >= warp_size && B <= 1024,
+                "ferry: a reduction block is a whole number of warps (at most 1024 threads)");
+  static constexpr int warps = B / warp_size;
   static constexpr int row = fold_layout<Ops, States>::total;
   alignas(16) unsigned words[(row > 0 ? row : 1) * warps];
 };
@@ -88,35 +94,35 @@ __device__ FERRY_INLINE T from_words(const unsigned* w) {
   return v;
 }
 
-/// The v of lane (this lane + delta) of the warp (__shfl_down_sync on each word); every lane of
-/// the warp must call it.
+/// The v of lane (this lane + delta) of the warp, for any trivially copyable T: the backend's
+/// shuffle_down on each word. Every lane of the warp must call it.
 template <class T>
-__device__ FERRY_INLINE T shuffle_down(const T& v, unsigned delta) {
+__device__ FERRY_INLINE T shuffle_down_value(const T& v, int delta) {
   constexpr int n = static_cast<int>((sizeof(T) + 3) / 4);
   unsigned w[n];
   to_words(v, w);
 #pragma unroll
-  for (int i = 0; i < n; ++i) w[i] = __shfl_down_sync(0xffffffffu, w[i], delta);
+  for (int i = 0; i < n; ++i) w[i] = shuffle_down(w[i], delta);
   return from_words<T>(w);
 }
 
 /// One step of the warp fold for one state element: lanes that are multiples of 2 * delta fold
 /// in the value of lane + delta (op(mine, theirs): the left operand covers the lower lanes).
 template <class Op, class T>
-__device__ FERRY_INLINE void warp_fold_step(T& v, unsigned delta, unsigned lane) {
+__device__ FERRY_INLINE void warp_fold_step(T& v, int delta, int lane) {
   if constexpr (!std::is_same_v<Op, keep_first>) {
-    const T other = shuffle_down(v, delta);
+    const T other = shuffle_down_value(v, delta);
     if ((lane & (2 * delta - 1)) == 0) v = Op{}(v, other);
   }
 }
 
-/// Folds the 32 states of a warp into lane 0's, in lane order: after the step with delta d,
-/// lane l (a multiple of 2d) holds the fold of lanes [l, l + 2d). Other lanes' states are left
+/// Folds the warp_size states of a warp into lane 0's, in lane order: after the step with delta
+/// d, lane l (a multiple of 2d) holds the fold of lanes [l, l + 2d). Other lanes' states are left
 /// unspecified. Every lane of the warp must call it.
 template <class Ops, class States>
-__device__ FERRY_INLINE void warp_fold(States& st, unsigned lane) {
+__device__ FERRY_INLINE void warp_fold(States& st, int lane) {
 #pragma unroll
-  for (unsigned delta = 1; delta < 32; delta *= 2) {
+  for (int delta = 1; delta < warp_size; delta *= 2) {
     [&]<std::size_t... N>(std::index_sequence<N...>) {
       (warp_fold_step<std::tuple_element_t<N, Ops>>(std::get<N>(st), delta, lane), ...);
     }
@@ -139,17 +145,18 @@ __device__ FERRY_INLINE void fold_element(T& v, const unsigned* w) {
 /// Block-wide fold of every reduction element of `st` (Ops: one operation per element;
 /// keep_first elements are left alone): on return thread 0 holds the fold of threads
 /// 0, 1, ..., B - 1 in that order, the other threads' states are unspecified. B is the block
-/// size of the launch (a compile-time multiple of 32). Every thread of the block must call it.
-/// Ends after thread 0's reads of `tmp`, without a barrier: the caller places a __syncthreads
-/// between this fold and the next write of `tmp`.
+/// size of the launch (a compile-time multiple of warp_size). Every thread of the block must
+/// call it. Ends after thread 0's reads of `tmp`, without a barrier: the caller places a block
+/// barrier (sync_block) between this fold and the next write of `tmp`.
 template <int B, class Ops, class States>
 __device__ FERRY_INLINE void block_fold(States& st, block_fold_storage<B, Ops, States>& tmp) {
   using layout = fold_layout<Ops, States>;
   constexpr auto seq = std::make_index_sequence<std::tuple_size_v<States>>{};
   if constexpr (layout::total > 0) {
-    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const int lane = static_cast<int>(threadIdx.x) % warp_size;
+    const int warp = static_cast<int>(threadIdx.x) / warp_size;
     warp_fold<Ops>(st, lane);
-    if constexpr (B > 32) {
+    if constexpr (B > warp_size) {
       constexpr int row = layout::total;
       if (lane == 0 && warp != 0) {
         [&]<std::size_t... N>(std::index_sequence<N...>) {
@@ -159,11 +166,11 @@ __device__ FERRY_INLINE void block_fold(States& st, block_fold_storage<B, Ops, S
         }
         (seq);
       }
-      __syncthreads();
+      sync_block();
       if (threadIdx.x == 0) {
         // Warp order, fixed: warp 0 (in registers), then 1, 2, ... as CUB's thread 0 does.
 #pragma unroll
-        for (int w = 1; w < B / 32; ++w) {
+        for (int w = 1; w < B / warp_size; ++w) {
           [&]<std::size_t... N>(std::index_sequence<N...>) {
             (fold_element<std::tuple_element_t<N, Ops>>(std::get<N>(st),
                                                         tmp.words + w * row + layout::offset(N)),
@@ -176,4 +183,4 @@ __device__ FERRY_INLINE void block_fold(States& st, block_fold_storage<B, Ops, S
   }
 }
 
-}  // namespace ferry::detail::cuda
+}  // namespace ferry::detail::gpu

@@ -1,9 +1,9 @@
-// ferry: the CUDA backend's kernel launch path (one generic path for 1D/2D/3D index spaces).
-// Included by ferry/launch.hpp when a translation unit is compiled as CUDA in a build with
-// FERRY_DEVICE_BACKEND=cuda.
+// ferry: the GPU backends' kernel launch path (one generic path for 1D/2D/3D index spaces),
+// shared by the cuda and hip backends: the kernels' text is written once, and what differs
+// between the compilers comes from the backend's intrinsics.hpp (ferry/backend/device.hpp).
+// Included by ferry/launch.hpp when a translation unit is compiled for the build's device
+// backend (FERRY_DEVICE_TU).
 #pragma once
-
-#include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstring>
@@ -11,15 +11,17 @@
 #include <tuple>
 #include <utility>
 
-#include "ferry/backend/cuda/block_fold.cuh"
-#include "ferry/backend/cuda/scratch.hpp"
+#include "ferry/backend/device.hpp"
+#include FERRY_DEVICE_INTRINSICS_HEADER
+#include "ferry/backend/gpu/block_fold.hpp"
+#include "ferry/backend/gpu/scratch.hpp"
 #include "ferry/backend/host/execute.hpp"
 #include "ferry/core/error.hpp"
+#include "ferry/core/fold.hpp"
 #include "ferry/core/index_space.hpp"
 #include "ferry/core/restrict.hpp"
-#include "ferry/data/mapping.hpp"  // keep_first
 
-namespace ferry::detail::cuda {
+namespace ferry::detail::gpu {
 
 /// The stream every ferry launch and copy is ordered on.
 cudaStream_t stream();
@@ -29,20 +31,23 @@ int multiprocessors();
 /// Throws launch_error (bad configuration) or device_error.
 void after_launch(const char* kernel);
 
+/// Bytes of shared memory a block of the current device may use (CUDA: sharedMemPerBlockOptin).
+std::size_t max_block_shared_bytes();
+/// Runs a block launch (ferry::launch_blocks) on the ferry stream; Geometry is
+/// ferry::detail::block_geometry. Defined in gpu/block.hpp, which ferry/block.hpp includes at
+/// its end (it needs block.hpp's definitions); declared here so that the front end can name it.
+template <class Blocked, class Kernel, class Bound, class States, class PhaseArgs, class AllArgs,
+          class Geometry>
+void execute_blocks(const char* name, const Geometry& g, const Kernel& kern, const Bound& bound);
+
 /// Default threads per block: 256, RAJAPerf's Base_CUDA default block size.
 inline constexpr int default_block = 256;
 
-/// Opens an NVTX range named `name` (nvtxRangePushA). Out of line, like nvtx_pop: the NVTX
-/// header defines its whole API as static functions and tables, which cost every translation
-/// unit that includes it about half a second of host compilation (nvcc 13, gcc 12, -O3).
-void nvtx_push(const char* name);
-/// Closes the innermost NVTX range (nvtxRangePop).
-void nvtx_pop();
-
-/// NVTX range for the lifetime of the object (shows launches in Nsight timelines).
+/// Profiler range for the lifetime of the object (CUDA: an NVTX range, shows launches in Nsight
+/// timelines; range_push in the backend's intrinsics.hpp).
 struct nvtx_range {
-  explicit nvtx_range(const char* name) { nvtx_push(name); }
-  ~nvtx_range() { nvtx_pop(); }
+  explicit nvtx_range(const char* name) { range_push(name); }
+  ~nvtx_range() { range_pop(); }
 };
 
 // --- kernels ------------------------------------------------------------------------------------
@@ -57,7 +62,7 @@ struct nvtx_range {
 /// Ends the thread with a trap when a bounds check of its kernel body failed.
 __device__ FERRY_INLINE void trap_on_fault(unsigned fault) {
 #if FERRY_BOUNDS_CHECKS
-  if (fault != 0u) __trap();
+  if (fault != 0u) FERRY_DEVICE_TRAP();
 #else
   (void)fault;
 #endif
@@ -171,14 +176,14 @@ __device__ FERRY_INLINE void store_state(States* dst, const States& v) {
     reinterpret_cast<W*>(dst)[w] = reinterpret_cast<const W*>(bytes)[w];
 }
 
-/// Loads a state another block stored in this launch, through L2 (ld.global.cg): this
-/// multiprocessor's L1 is not coherent with the stores of other multiprocessors.
+/// Loads a state another block stored in this launch, bypassing this multiprocessor's L1 (CUDA:
+/// ld.global.cg), which is not coherent with the stores of other multiprocessors.
 template <class States>
 __device__ FERRY_INLINE States load_state(const States* src) {
   using W = state_word_t<States>;
   alignas(States) unsigned char bytes[sizeof(States)];
   for (std::size_t w = 0; w < sizeof(States) / sizeof(W); ++w)
-    reinterpret_cast<W*>(bytes)[w] = __ldcg(reinterpret_cast<const W*>(src) + w);
+    reinterpret_cast<W*>(bytes)[w] = load_coherent(reinterpret_cast<const W*>(src) + w);
   States v;
   memcpy(static_cast<void*>(&v), bytes, sizeof(States));
   return v;
@@ -190,12 +195,13 @@ __device__ FERRY_INLINE States load_state(const States* src) {
 /// of the plain loop, so results are unchanged).
 inline constexpr int reduce_unroll = 4;
 
-/// Launch with reductions: grid-stride loop, per-thread states, block folds, one partial
-/// state per block; the last block to finish (counted with `done`) folds the partials on the
-/// device and stores the launch's result, so the host copies back one state, not one per
-/// block. The last block's thread t folds partials t, t + B, t + 2B, ... in that order and the
-/// block then folds the threads' values (block_fold.cuh, thread order): the order depends only on
-/// the grid size, never on which block finished last, so results are the same bits on every run.
+/// Launch with reductions: grid-stride loop, per-thread states, block folds (block_fold.hpp),
+/// one partial state per block; the last block to finish (counted with `done`) folds the
+/// partials on the device and stores the launch's result, so the host copies back one state,
+/// not one per block. The last block's thread t folds partials t, t + B, t + 2B, ... in that
+/// order and the block then folds the threads' values (in thread order): the order depends only
+/// on the grid size, never on which block finished last, so results are the same bits on every
+/// run.
 template <int B, class Ops, class Space, class K, class Bound, class States>
 __global__ void __launch_bounds__(B)
     kernel_reduce(Space s, K k, Bound b, States init, States* partials, States* result,
@@ -227,12 +233,12 @@ __global__ void __launch_bounds__(B)
   __shared__ bool last;
   if (threadIdx.x == 0) {
     store_state(partials + blockIdx.x, st);
-    __threadfence();  // the partial is visible device-wide before the count says it is there
-    last = atomicInc(done, gridDim.x - 1) == gridDim.x - 1;  // wraps `done` back to 0
+    fence_device();  // the partial is visible device-wide before the count says it is there
+    last = atomic_inc_wrap(done, gridDim.x - 1) == gridDim.x - 1;  // wraps `done` back to 0
   }
-  __syncthreads();  // also ends thread 0's reads of tmp before the second fold writes it
+  sync_block();  // also ends thread 0's reads of tmp before the second fold writes it
   if (!last) return;
-  __threadfence();  // every other block's partial (fenced before its count) is visible
+  fence_device();  // every other block's partial (fenced before its count) is visible
   States acc = init;
   // Unrolled so that a thread's loads of partials (a few, from L2) are in flight together.
 #pragma unroll 4
@@ -247,7 +253,7 @@ __global__ void __launch_bounds__(B)
 /// Throws x_grid's launch_error (out of line, in the library: message building).
 [[noreturn]] void x_grid_too_large(const char* kernel, index n, unsigned b);
 
-/// Blocks along x for n indices in blocks of b threads: the x dimension of a CUDA grid holds at
+/// Blocks along x for n indices in blocks of b threads: the x dimension of a grid holds at
 /// most 2^31 - 1 blocks and the x loops of these kernels do not stride, so a longer extent would
 /// leave indices unrun. Throws launch_error naming the kernel (reached only by spaces of more
 /// than about 2^39 indices along x, which index no buffer a device can hold).
@@ -283,8 +289,8 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
     // once. Asked once per kernel: the occupancy query is a driver call of about a microsecond.
     static const unsigned max_grid = [] {
       int per_sm = 0;
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-          &per_sm, kernel_reduce<B, Ops, Space, K, Bound, States>, B, 0);
+      static_cast<void>(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &per_sm, kernel_reduce<B, Ops, Space, K, Bound, States>, B, 0));  // failed: per_sm 0
       return static_cast<unsigned>(std::max(per_sm, 1) * multiprocessors());
     }();
     const unsigned grid = grid_extent(space.size(), B, max_grid);
@@ -319,7 +325,9 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
     }
   } else if constexpr (Space::rank == 2) {
     const unsigned b = block > 0 ? static_cast<unsigned>(block) : default_block;
-    const dim3 blk(32, std::max(1u, b / 32));  // 32 x 8 at 256: RAJAPerf's 2D shape
+    // A warp along x: 32 x 8 at 256 on CUDA (RAJAPerf's 2D shape), 64 x 4 on AMD (a wavefront).
+    constexpr unsigned w = warp_size;
+    const dim3 blk(w, std::max(1u, b / w));
     const dim3 grid(x_grid(name, space.extent_i(), blk.x),
                     grid_extent(space.extent_j(), blk.y, 65535));
     with_restrict_bases(bound, [&](auto*... q) {
@@ -327,11 +335,13 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
     });
   } else {
     const unsigned b = block > 0 ? static_cast<unsigned>(block) : default_block;
-    // 32 x 4 x 2 at 256 threads: RAJAPerf's 3D block (x = 32, the rest split squarest, y >= z).
-    const unsigned rest = std::max(1u, b / 32);
+    // 32 x 4 x 2 at 256 threads on CUDA: RAJAPerf's 3D block (x = a warp, the rest split
+    // squarest, y >= z); 64 x 2 x 2 on AMD.
+    constexpr unsigned w = warp_size;
+    const unsigned rest = std::max(1u, b / w);
     unsigned bz = 1;
     while ((bz * 2) * (bz * 2) <= rest && rest % (bz * 2) == 0) bz *= 2;
-    const dim3 blk(32, rest / bz, bz);
+    const dim3 blk(w, rest / bz, bz);
     const dim3 grid(x_grid(name, space.extent_i(), blk.x),
                     grid_extent(space.extent_j(), blk.y, 65535),
                     grid_extent(space.extent_k(), blk.z, 65535));
@@ -342,4 +352,30 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
   after_launch(name);
 }
 
-}  // namespace ferry::detail::cuda
+/// Raw kernel of ferry::unsafe::launch: Index is ferry::unsafe::thread_index.
+template <class Index, class K, class... A>
+__global__ void kernel_unsafe(K k, A... args) {
+  Index t;
+  t.thread = {threadIdx.x, threadIdx.y, threadIdx.z};
+  t.block = {blockIdx.x, blockIdx.y, blockIdx.z};
+  t.block_dim = {blockDim.x, blockDim.y, blockDim.z};
+  t.grid_dim = {gridDim.x, gridDim.y, gridDim.z};
+  k(t, args...);
+}
+
+/// Runs a raw launch (ferry::unsafe::launch) on the ferry stream. Throws launch_error /
+/// device_error naming "ferry::unsafe::launch".
+template <class Index, class K, class... A>
+void execute_unsafe(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                    const K& k, const A&... args) {
+  nvtx_range range("ferry::unsafe::launch");
+  kernel_unsafe<Index, K, A...><<<dim3(gx, gy, gz), dim3(bx, by, bz), 0, stream()>>>(k, args...);
+  after_launch("ferry::unsafe::launch");
+}
+
+}  // namespace ferry::detail::gpu
+
+namespace ferry::detail {
+/// The launch interface the front end calls (ferry/backend/device.hpp).
+namespace device = gpu;
+}  // namespace ferry::detail

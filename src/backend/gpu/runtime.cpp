@@ -1,8 +1,7 @@
-// ferry: the CUDA backend's runtime: device selection, the stream, the stream-ordered memory
-// pool, transfers through the pinned staging engine, and error reporting.
-#include <cuda_runtime.h>
-#include <nvtx3/nvToolsExt.h>
-
+// ferry: the GPU backends' runtime (cuda, hip): device selection, the stream, the stream-ordered
+// memory pool, transfers through the pinned staging engine, and error reporting. Written with the
+// CUDA runtime's names; compiled as the build's device language, with the backend's
+// intrinsics.hpp supplying what differs.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -11,8 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "ferry/backend/cuda/scratch.hpp"
-#include "ferry/backend/cuda/transfer.hpp"
+// The backend's profiler calls (range_push's definitions) are compiled here only.
+#define FERRY_GPU_RUNTIME_SOURCE 1
+#include "ferry/backend/device.hpp"
+#include FERRY_DEVICE_INTRINSICS_HEADER
+#include "ferry/backend/gpu/scratch.hpp"
+#include "ferry/backend/gpu/transfer.hpp"
 #include "ferry/core/error.hpp"
 #include "ferry/data/environment.hpp"
 
@@ -35,43 +38,44 @@ std::string fault_hint(cudaError_t e) {
          "far outside it";
 }
 
-/// The reduction scratches (launch.cuh, reduction_scratch): one per reduction launch in flight.
-/// A launch takes an idle one and gives it back when its result is on the host, so a single
+/// The reduction scratches (gpu/scratch.hpp, reduction_scratch): one per reduction launch in
+/// flight. A launch takes an idle one and gives it back when its result is on the host, so a single
 /// thread reuses one scratch forever and N threads launching at once use N. Scratches live as
 /// long as the process (like the stream), so their memory is never freed behind a launch.
 class reduction_pool {
  public:
-  cuda::reduction_scratch& take() {
+  gpu::reduction_scratch& take() {
     std::lock_guard lock(mutex_);
     if (idle_.empty()) {
-      all_.push_back(std::make_unique<cuda::reduction_scratch>());
+      all_.push_back(std::make_unique<gpu::reduction_scratch>());
       idle_.reserve(all_.size());  // so that give() never allocates
       return *all_.back();
     }
-    cuda::reduction_scratch* s = idle_.back();
+    gpu::reduction_scratch* s = idle_.back();
     idle_.pop_back();
     return *s;
   }
-  void give(cuda::reduction_scratch& s) noexcept {
+  void give(gpu::reduction_scratch& s) noexcept {
     std::lock_guard lock(mutex_);
     idle_.push_back(&s);
   }
 
  private:
   std::mutex mutex_;
-  std::vector<std::unique_ptr<cuda::reduction_scratch>> all_;
-  std::vector<cuda::reduction_scratch*> idle_;
+  std::vector<std::unique_ptr<gpu::reduction_scratch>> all_;
+  std::vector<gpu::reduction_scratch*> idle_;
 };
 
-class cuda_device final : public device_runtime {
+class gpu_device final : public device_runtime {
  public:
-  cuda_device() {
+  gpu_device() {
     int count = 0;
     const cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
-      cudaGetLastError();
+      static_cast<void>(cudaGetLastError());
       throw backend_error(
-          "", std::string("this build's backend is cuda but no CUDA device is usable (") +
+          "", std::string("this build's backend is ") + to_string(device_backend_id) + " but no " +
+                  gpu::api_name + " device is usable (" +
                   (e != cudaSuccess ? cuda_message("cudaGetDeviceCount", e) : "no device found") +
                   "). Set FERRY_BACKEND=openmp (or serial) to run on the host");
     }
@@ -84,22 +88,15 @@ class cuda_device final : public device_runtime {
     std::uint64_t threshold = UINT64_MAX;
     check(cudaMemPoolSetAttribute(pool_, cudaMemPoolAttrReleaseThreshold, &threshold),
           "cudaMemPoolSetAttribute");
-    engine_ = std::make_unique<cuda_detail::transfer_engine>(
-        cuda_detail::transfer_config::defaults(), device_);
+    engine_ = std::make_unique<gpu::transfer_engine>(gpu::transfer_config::defaults(), device_);
   }
 
-  const char* name() const override { return "cuda"; }
+  const char* name() const override { return to_string(device_backend_id); }
   std::string description() const override {
     int driver = 0, runtime = 0;
-    cudaDriverGetVersion(&driver);
-    cudaRuntimeGetVersion(&runtime);
-    char buf[512];
-    std::snprintf(buf, sizeof buf,
-                  "%s (sm_%d%d, %d SMs, %.1f GiB), CUDA driver %d.%d, runtime %d.%d", props_.name,
-                  props_.major, props_.minor, props_.multiProcessorCount,
-                  props_.totalGlobalMem / 1073741824.0, driver / 1000, (driver % 1000) / 10,
-                  runtime / 1000, (runtime % 1000) / 10);
-    return buf;
+    static_cast<void>(cudaDriverGetVersion(&driver));
+    static_cast<void>(cudaRuntimeGetVersion(&runtime));
+    return gpu::describe_device(props_, driver, runtime);
   }
   // Pool blocks are aligned to at least allocation_alignment (256 bytes) as the CUDA guide
   // promises for device allocations; on an H200 with CUDA 13 every cudaMallocAsync block seen
@@ -108,7 +105,7 @@ class cuda_device final : public device_runtime {
     void* p = nullptr;
     const cudaError_t e = cudaMallocAsync(&p, bytes ? bytes : 1, stream_);
     if (e == cudaErrorMemoryAllocation) {
-      cudaGetLastError();  // not sticky: clear it so later launches work
+      static_cast<void>(cudaGetLastError());  // not sticky: clear it so later launches work
       throw out_of_memory(current_kernel_, "cannot allocate " + std::to_string(bytes) +
                                                " bytes of device memory (" + props_.name + ")");
     }
@@ -116,36 +113,36 @@ class cuda_device final : public device_runtime {
     return p;
   }
   void deallocate(void* p, std::size_t) noexcept override {
-    if (p) cudaFreeAsync(p, stream_);
+    if (p) static_cast<void>(cudaFreeAsync(p, stream_));
   }
   void copy_to_device(void* dev, const void* host, std::size_t n) override {
-    nvtxRangePushA("ferry H2D");
+    gpu::range_push("ferry H2D");
     try {
       engine_->h2d(dev, host, n, stream_);
     } catch (const device_error& e) {
-      nvtxRangePop();
+      gpu::range_pop();
       if (!e.kernel().empty()) throw;
       // An earlier kernel's fault (sticky) also fails the next launch's copies: name it.
       throw device_error(last_kernel_, e.detail() + " (after kernel '" + last_kernel_ + "')" +
                                            fault_hint(cudaStreamQuery(stream_)));
     } catch (...) {
-      nvtxRangePop();
+      gpu::range_pop();
       throw;
     }
-    nvtxRangePop();
+    gpu::range_pop();
   }
   void copy_to_host(void* host, const void* dev, std::size_t n) override {
-    nvtxRangePushA("ferry D2H");
+    gpu::range_push("ferry D2H");
     try {
       engine_->d2h(host, dev, n, stream_);
     } catch (const device_error& e) {
-      nvtxRangePop();
+      gpu::range_pop();
       // A fault in an earlier kernel surfaces at the first copy that waits for it. The context's
       // error is sticky, so the stream still reports the fault's code.
       throw device_error(last_kernel_, e.detail() + " (after kernel '" + last_kernel_ + "')" +
                                            fault_hint(cudaStreamQuery(stream_)));
     }
-    nvtxRangePop();
+    gpu::range_pop();
   }
   void fill(void* dev, int byte, std::size_t n) override {
     check(cudaMemsetAsync(dev, byte, n, stream_), "cudaMemsetAsync");
@@ -162,17 +159,17 @@ class cuda_device final : public device_runtime {
     void* p = nullptr;
     const cudaError_t e = cudaMallocHost(&p, bytes ? bytes : 1);
     if (e != cudaSuccess) {
-      cudaGetLastError();
+      static_cast<void>(cudaGetLastError());
       throw out_of_memory(
           "", "cannot allocate " + std::to_string(bytes) + " bytes of page-locked host memory");
     }
     return p;
   }
-  void deallocate_host(void* p) noexcept override { cudaFreeHost(p); }
+  void deallocate_host(void* p) noexcept override { static_cast<void>(cudaFreeHost(p)); }
 
   cudaStream_t stream() const { return stream_; }
   int multiprocessors() const { return props_.multiProcessorCount; }
-  std::size_t shared_per_block_optin() const { return props_.sharedMemPerBlockOptin; }
+  std::size_t shared_per_block_optin() const { return gpu::shared_per_block_optin(props_); }
   // Kernel names have static storage (literals or kernel_type_name's cache): keep the pointer,
   // no copy on the launch path.
   void note_kernel(const char* k) { last_kernel_ = k; }
@@ -182,7 +179,7 @@ class cuda_device final : public device_runtime {
 
   void check(cudaError_t e, const char* call) const {
     if (e == cudaSuccess) return;
-    cudaGetLastError();
+    static_cast<void>(cudaGetLastError());
     if (e == cudaErrorMemoryAllocation) throw out_of_memory(last_kernel_, cuda_message(call, e));
     throw device_error(last_kernel_, cuda_message(call, e));
   }
@@ -192,24 +189,24 @@ class cuda_device final : public device_runtime {
   cudaDeviceProp props_{};
   cudaStream_t stream_ = nullptr;
   cudaMemPool_t pool_ = nullptr;
-  std::unique_ptr<cuda_detail::transfer_engine> engine_;
+  std::unique_ptr<gpu::transfer_engine> engine_;
   reduction_pool reductions_;
   const char* last_kernel_ = "";
   const char* current_kernel_ = "";
 };
 
-cuda_device& the_device() {
-  static cuda_device d;  // throws backend_error (and retries next time) without a GPU
+gpu_device& the_device() {
+  static gpu_device d;  // throws backend_error (and retries next time) without a GPU
   return d;
 }
 
 }  // namespace
 
-device_runtime& cuda_runtime() {
+device_runtime& device_runtime_instance() {
   return the_device();
 }
 
-namespace cuda {
+namespace gpu {
 
 cudaStream_t stream() {
   return the_device().stream();
@@ -218,23 +215,23 @@ int multiprocessors() {
   return the_device().multiprocessors();
 }
 
-void x_grid_too_large(const char* kernel, index n, unsigned b) {
+[[noreturn]] void x_grid_too_large(const char* kernel, index n, unsigned b) {
   constexpr index cap = 0x7fffffff;
   throw launch_error(kernel, "the index space has " + std::to_string(n) +
-                                 " indices along x, more than a CUDA grid of " + std::to_string(b) +
-                                 "-thread blocks covers (" + std::to_string(cap) +
-                                 " blocks); split the launch");
+                                 " indices along x, more than a " + std::string(api_name) +
+                                 " grid of " + std::to_string(b) + "-thread blocks covers (" +
+                                 std::to_string(cap) + " blocks); split the launch");
 }
 
-void nvtx_push(const char* name) {
-  nvtxRangePushA(name);
+void range_push(const char* name) {
+  profiler_push(name);
 }
-void nvtx_pop() {
-  nvtxRangePop();
+void range_pop() {
+  profiler_pop();
 }
 
 void after_launch(const char* kernel) {
-  cuda_device& d = the_device();
+  gpu_device& d = the_device();
   const char* previous = d.last_kernel();
   d.note_kernel(kernel);
   const cudaError_t e = cudaGetLastError();
@@ -259,7 +256,7 @@ constexpr std::size_t counter_bytes = 256;
 /// Replaces s's device memory by a block of at least `bytes` (doubling, so a scratch grows a few
 /// times at most) with a zeroed counter. The old block was last used by a launch whose result
 /// is on the host already; its free is stream-ordered anyway.
-void grow_device(cuda_device& d, reduction_scratch& s, std::size_t bytes, const char* kernel) {
+void grow_device(gpu_device& d, reduction_scratch& s, std::size_t bytes, const char* kernel) {
   const std::size_t capacity = std::max(bytes, 2 * s.capacity);
   auto* base = static_cast<unsigned char*>(d.allocate(counter_bytes + capacity));
   const cudaError_t e = cudaMemsetAsync(base, 0, sizeof(unsigned), d.stream());
@@ -276,7 +273,7 @@ void grow_device(cuda_device& d, reduction_scratch& s, std::size_t bytes, const 
 
 /// Replaces s's page-locked host memory by a block of at least `bytes` (256 at least: room for
 /// any usual set of reduction results, so this runs once per scratch).
-void grow_host(cuda_device& d, reduction_scratch& s, std::size_t bytes) {
+void grow_host(gpu_device& d, reduction_scratch& s, std::size_t bytes) {
   const std::size_t capacity = std::max({bytes, 2 * s.host_capacity, std::size_t{256}});
   void* p = d.allocate_host(capacity);
   if (s.host) d.deallocate_host(s.host);
@@ -288,7 +285,7 @@ void grow_host(cuda_device& d, reduction_scratch& s, std::size_t bytes) {
 
 reduction_scratch& acquire_reduction_scratch(std::size_t device_bytes, std::size_t host_bytes,
                                              const char* kernel) {
-  cuda_device& d = the_device();
+  gpu_device& d = the_device();
   reduction_scratch& s = d.reductions().take();
   try {
     if (s.capacity < device_bytes) grow_device(d, s, device_bytes, kernel);
@@ -306,12 +303,12 @@ void release_reduction_scratch(reduction_scratch& s) noexcept {
 
 void read_reduction_result(reduction_scratch& s, const void* dev, std::size_t n,
                            const char* kernel) {
-  cuda_device& d = the_device();
+  gpu_device& d = the_device();
   const auto t0 = std::chrono::steady_clock::now();
   cudaError_t e = cudaMemcpyAsync(s.host, dev, n, cudaMemcpyDeviceToHost, d.stream());
   if (e == cudaSuccess) e = cudaStreamSynchronize(d.stream());
   if (e != cudaSuccess) {
-    cudaGetLastError();
+    static_cast<void>(cudaGetLastError());
     throw device_error(kernel, cuda_message("reduction read-back", e) + fault_hint(e));
   }
   // The time includes the wait for the kernel: the copy cannot start before it ends.
@@ -328,10 +325,10 @@ void allow_dynamic_shared(const void* f, std::size_t bytes, const char* kernel) 
   const cudaError_t e =
       cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
   if (e != cudaSuccess) {
-    cudaGetLastError();
+    static_cast<void>(cudaGetLastError());
     throw launch_error(kernel, cuda_message("cudaFuncSetAttribute (dynamic shared memory)", e));
   }
 }
 
-}  // namespace cuda
+}  // namespace gpu
 }  // namespace ferry::detail

@@ -1,0 +1,100 @@
+// ferry: what the shared GPU code (ferry/backend/gpu/, src/backend/gpu/) needs from the CUDA
+// compiler and runtime. The shared code is written with the CUDA runtime's names (cudaMalloc,
+// cudaStream_t, ...), which are native here; the device-side differences between backends are
+// the functions below, which the HIP backend's intrinsics.hpp defines alike.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdio>
+#include <string>
+
+#include "ferry/core/config.hpp"
+
+namespace ferry::detail::gpu {
+
+/// Threads per warp: the unit the block folds shuffle within and the x extent of the default
+/// 2D and 3D blocks (CUDA C++ Programming Guide, "SIMT Architecture": 32 on every NVIDIA GPU).
+inline constexpr int warp_size = 32;
+
+/// The runtime's name in messages ("CUDA device", "CUDA grid").
+inline constexpr const char* api_name = "CUDA";
+
+/// Loads *p through L2 only (ld.global.cg): a multiprocessor's L1 is not coherent with the
+/// stores of other multiprocessors, and these loads read what other blocks stored in the same
+/// launch. T: a 1-, 4- or 8-byte unsigned integer.
+template <class T>
+__device__ FERRY_INLINE T load_coherent(const T* p) {
+  return __ldcg(p);
+}
+
+/// v of the lane `delta` above the calling one in its warp (the caller's own v past the warp's
+/// end); every lane of the warp must call it.
+__device__ FERRY_INLINE unsigned shuffle_down(unsigned v, int delta) {
+  return __shfl_down_sync(0xffffffffu, v, delta);
+}
+
+/// Waits until every thread of the block got here, with the block's earlier shared and global
+/// memory writes visible to all of them (__syncthreads).
+__device__ FERRY_INLINE void sync_block() {
+  __syncthreads();
+}
+
+/// Orders the calling thread's earlier memory writes before its later ones for every thread of
+/// the device (__threadfence).
+__device__ FERRY_INLINE void fence_device() {
+  __threadfence();
+}
+
+/// Atomically sets *p to (*p >= max ? 0 : *p + 1) and returns the old value (atomicInc).
+__device__ FERRY_INLINE unsigned atomic_inc_wrap(unsigned* p, unsigned max) {
+  return atomicInc(p, max);
+}
+
+/// Opens a named range in the profiler's timeline (Nsight: an NVTX range). Out of line, in the
+/// library (src/backend/gpu/runtime.cpp), like range_pop: the NVTX header defines its whole API
+/// as static functions and tables, which cost every translation unit that includes it about half
+/// a second of host compilation (nvcc 13, gcc 12, -O3).
+void range_push(const char* name);
+/// Closes the range opened last by range_push.
+void range_pop();
+
+/// Block-shared memory a block of the device may use with the opt-in attribute, in bytes.
+inline std::size_t shared_per_block_optin(const cudaDeviceProp& p) {
+  return p.sharedMemPerBlockOptin;
+}
+
+/// The device, its compute capability, multiprocessors and memory, and the driver and runtime
+/// versions (cudaDriverGetVersion's encoding: 1000 * major + 10 * minor).
+inline std::string describe_device(const cudaDeviceProp& p, int driver, int runtime) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%s (sm_%d%d, %d SMs, %.1f GiB), CUDA driver %d.%d, runtime %d.%d",
+                p.name, p.major, p.minor, p.multiProcessorCount, p.totalGlobalMem / 1073741824.0,
+                driver / 1000, (driver % 1000) / 10, runtime / 1000, (runtime % 1000) / 10);
+  return buf;
+}
+
+/// The memory type cudaPointerGetAttributes reported.
+inline cudaMemoryType memory_type_of(const cudaPointerAttributes& a) {
+  return a.type;
+}
+
+}  // namespace ferry::detail::gpu
+
+#if defined(FERRY_GPU_RUNTIME_SOURCE)
+// The profiler calls behind range_push and range_pop, seen only by the compiled runtime (which
+// defines FERRY_GPU_RUNTIME_SOURCE), so that no translation unit of a user includes NVTX.
+#include <nvtx3/nvToolsExt.h>
+
+namespace ferry::detail::gpu {
+/// nvtxRangePushA(name).
+inline void profiler_push(const char* name) {
+  nvtxRangePushA(name);
+}
+/// nvtxRangePop().
+inline void profiler_pop() {
+  nvtxRangePop();
+}
+}  // namespace ferry::detail::gpu
+#endif
