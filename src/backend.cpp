@@ -191,7 +191,11 @@ void checked_inject_failure(checked_fault kind, int after) {
 }
 
 device_runtime* active_runtime() {
-  switch (current_backend()) {
+  return runtime_of(current_backend());
+}
+
+device_runtime* runtime_of(backend b) {
+  switch (b) {
     case backend::serial:
     case backend::openmp:
       return nullptr;
@@ -204,7 +208,7 @@ device_runtime* active_runtime() {
       break;
 #endif
   }
-  throw backend_error("", "no runtime for the current backend");
+  throw backend_error("", std::string("no runtime for backend '") + to_string(b) + "'");
 }
 }  // namespace detail
 

@@ -915,7 +915,7 @@ void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel&
     int pos = 0;
     (detail::verify_one<Space, A>(args, space.space, name, ++pos), ...);
   }
-  detail::device_runtime* rt = detail::active_runtime();
+  detail::device_runtime* rt = detail::runtime_of(b);
   std::array<void*, n_regions + 1> mapped{};
   detail::launch_mapping mapping(rt, name, regions, mapped.data());
   std::size_t offset = 0;
