@@ -13,6 +13,7 @@
 
 #include "ferry/backend/cuda/scratch.hpp"
 #include "ferry/backend/cuda/transfer.hpp"
+#include "ferry/core/config.hpp"
 #include "ferry/core/error.hpp"
 #include "ferry/data/environment.hpp"
 
