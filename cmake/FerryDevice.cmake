@@ -7,6 +7,9 @@
 #   hip   the sources stay C++ sources, compiled by the C++ compiler (clang >= 22) with -x hip for
 #         every architecture in FERRY_HIP_ARCHITECTURES (one object holds all of them), against
 #         the ROCm device libraries in FERRY_ROCM_DEVICE_LIB_PATH.
+#   llvm_offload  the sources stay C++ sources, compiled by clang >= 22 as CUDA with
+#         -foffload-via-llvm for every architecture in FERRY_LLVM_OFFLOAD_ARCHITECTURES (NVIDIA and
+#         AMD images in one object; ferry_setup_llvm_offload() below has the flags and why).
 #
 # Sources must be listed in the directory that creates their target (source properties are
 # per directory).
@@ -23,6 +26,8 @@ function(ferry_device_sources)
     # every target ferry builds for is wave64 (ferry/backend/hip/intrinsics.hpp checks it).
     list(APPEND opts -D__AMDGCN_WAVEFRONT_SIZE=64)
     set_property(SOURCE ${ARGN} APPEND PROPERTY COMPILE_OPTIONS ${opts})
+  elseif(FERRY_DEVICE_BACKEND STREQUAL "llvm_offload")
+    set_property(SOURCE ${ARGN} APPEND PROPERTY COMPILE_OPTIONS ${FERRY_LLVM_OFFLOAD_COMPILE_OPTIONS})
   endif()
 endfunction()
 
@@ -80,5 +85,109 @@ macro(ferry_setup_hip)
     endif()
     set(FERRY_ROCM_DEVICE_LIB_PATH ${_ferry_bitcode} CACHE PATH
         "ROCm device libraries (ocml.bc, ...) for the hip backend")
+  endif()
+endmacro()
+
+# ferry_setup_llvm_offload(): checks the compiler and finds the device math libraries for
+# FERRY_DEVICE_BACKEND=llvm_offload. Sets FERRY_LLVM_OFFLOAD_COMPILE_OPTIONS (what
+# ferry_device_sources() adds to a device source) and FERRY_LLVM_OFFLOAD_LINK_OPTIONS (what every
+# program linking ferry::ferry gets, through the library's interface).
+#
+# Compile (clang 22), each flag and why:
+#   -x cuda -foffload-via-llvm    CUDA's language, kernels registered with LLVM's offload runtime
+#                                 (libomptarget) instead of the CUDA runtime;
+#   --offload-arch=A (each)       one device image per architecture in the same object;
+#   -nogpulib                     no OpenMP device runtime: Debian's packages do not ship it
+#                                 (libompdevice), and CUDA kernels do not need it;
+#   -nogpuinc                     without it, the device passes put clang's OpenMP math wrappers
+#                                 first on the include path, and those stop every <cmath> include
+#                                 ("for OpenMP compilation only") because the device passes of
+#                                 this mode do not enable OpenMP; the device math ferry needs is in
+#                                 ferry/backend/llvm_offload/intrinsics.hpp instead;
+#   -Xclang=-fopenmp              the driver drops -fopenmp from the host pass in this mode, and
+#                                 ferry's host backends in the same source (the openmp backend's
+#                                 parallel loops) need it;
+#   -include.../intrinsics.hpp    device overloads of math functions and CUDA's device names
+#                                 before any code of the source (see that header).
+# Link: -foffload-via-llvm with the same architectures and -nogpulib (the device link), -fopenmp
+# (libomp and libomptarget), and the vendors' device math libraries as inputs of each target's
+# device link (-Xoffload-linker-<triple>): libdevice for NVPTX (FERRY_LIBDEVICE, from the CUDA
+# toolkit), the ROCm device libraries' OCML and its control libraries for AMDGPU
+# (FERRY_ROCM_DEVICE_LIB_PATH; the ISA-version library is per architecture, so one AMD
+# architecture per build).
+macro(ferry_setup_llvm_offload)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang" OR CMAKE_CXX_COMPILER_VERSION VERSION_LESS 22)
+    message(FATAL_ERROR "FERRY_DEVICE_BACKEND=llvm_offload compiles with clang >= 22 "
+                        "-foffload-via-llvm: configure with -DCMAKE_CXX_COMPILER=clang++-22 (found "
+                        "${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION})")
+  endif()
+  set(FERRY_LLVM_OFFLOAD_ARCHITECTURES "sm_90;gfx90a" CACHE STRING
+      "GPU architectures of the llvm_offload backend (NVIDIA sm_XX, AMD gfxXXX; one executable)")
+  set(FERRY_ROCM_PATH "/usr" CACHE PATH "ROCm installation prefix (device libraries)")
+  set(_ferry_nv_archs)
+  set(_ferry_amd_archs)
+  foreach(arch IN LISTS FERRY_LLVM_OFFLOAD_ARCHITECTURES)
+    if(arch MATCHES "^sm_")
+      list(APPEND _ferry_nv_archs ${arch})
+    elseif(arch MATCHES "^gfx")
+      list(APPEND _ferry_amd_archs ${arch})
+    else()
+      message(FATAL_ERROR "FERRY_LLVM_OFFLOAD_ARCHITECTURES: '${arch}' is neither sm_XX nor gfxXXX")
+    endif()
+  endforeach()
+  list(LENGTH _ferry_amd_archs _ferry_n_amd)
+  if(_ferry_n_amd GREATER 1)
+    message(FATAL_ERROR "FERRY_LLVM_OFFLOAD_ARCHITECTURES: one AMD architecture per build (the "
+                        "ROCm ISA-version library is linked into every AMD image); got "
+                        "${_ferry_amd_archs}")
+  endif()
+  set(_ferry_arch_opts)
+  foreach(arch IN LISTS FERRY_LLVM_OFFLOAD_ARCHITECTURES)
+    list(APPEND _ferry_arch_opts --offload-arch=${arch})
+  endforeach()
+  set(FERRY_LLVM_OFFLOAD_COMPILE_OPTIONS -x cuda -foffload-via-llvm ${_ferry_arch_opts} -nogpulib
+      -nogpuinc -Xclang=-fopenmp -includeferry/backend/llvm_offload/intrinsics.hpp)
+  set(FERRY_LLVM_OFFLOAD_LINK_OPTIONS -foffload-via-llvm ${_ferry_arch_opts} -nogpulib -fopenmp)
+  if(_ferry_nv_archs)
+    if(NOT FERRY_LIBDEVICE)
+      find_package(CUDAToolkit QUIET)
+      find_file(FERRY_LIBDEVICE libdevice.10.bc
+                HINTS ${CUDAToolkit_LIBRARY_ROOT} ${CUDAToolkit_TARGET_DIR} /usr/local/cuda
+                PATH_SUFFIXES nvvm/libdevice NO_DEFAULT_PATH)
+    endif()
+    if(NOT FERRY_LIBDEVICE)
+      message(FATAL_ERROR "llvm_offload for ${_ferry_nv_archs}: libdevice.10.bc (CUDA toolkit, "
+                          "nvvm/libdevice) not found; set FERRY_LIBDEVICE")
+    endif()
+    list(APPEND FERRY_LLVM_OFFLOAD_LINK_OPTIONS
+         "SHELL:-Xoffload-linker-nvptx64-nvidia-cuda ${FERRY_LIBDEVICE}")
+  endif()
+  if(_ferry_amd_archs)
+    if(NOT FERRY_ROCM_DEVICE_LIB_PATH)
+      find_path(_ferry_rocm_bitcode ocml.bc
+                PATHS ${FERRY_ROCM_PATH}/lib/x86_64-linux-gnu/amdgcn/bitcode
+                      ${FERRY_ROCM_PATH}/amdgcn/bitcode ${FERRY_ROCM_PATH}/lib/amdgcn/bitcode
+                NO_DEFAULT_PATH)
+      if(NOT _ferry_rocm_bitcode)
+        message(FATAL_ERROR "llvm_offload for ${_ferry_amd_archs}: the ROCm device libraries "
+                            "(ocml.bc; Debian package rocm-device-libs) not found under "
+                            "${FERRY_ROCM_PATH}; set FERRY_ROCM_DEVICE_LIB_PATH")
+      endif()
+      set(FERRY_ROCM_DEVICE_LIB_PATH ${_ferry_rocm_bitcode} CACHE PATH
+          "ROCm device libraries (ocml.bc, ...) for the llvm_offload backend")
+    endif()
+    # gfx90a -> oclc_isa_version_90a.bc. The control libraries fix OCML's choices: wave64, no
+    # flush of denormals, no unsafe or finite-only math, correctly rounded sqrt (what the HIP
+    # driver links for default flags); abi_version_500 is code object version 5.
+    string(REGEX REPLACE "^gfx" "" _ferry_isa ${_ferry_amd_archs})
+    foreach(bc ocml oclc_isa_version_${_ferry_isa} oclc_abi_version_500 oclc_wavefrontsize64_on
+               oclc_daz_opt_off oclc_unsafe_math_off oclc_finite_only_off
+               oclc_correctly_rounded_sqrt_on)
+      if(NOT EXISTS ${FERRY_ROCM_DEVICE_LIB_PATH}/${bc}.bc)
+        message(FATAL_ERROR "llvm_offload: ${FERRY_ROCM_DEVICE_LIB_PATH}/${bc}.bc is missing")
+      endif()
+      list(APPEND FERRY_LLVM_OFFLOAD_LINK_OPTIONS
+           "SHELL:-Xoffload-linker-amdgcn-amd-amdhsa ${FERRY_ROCM_DEVICE_LIB_PATH}/${bc}.bc")
+    endforeach()
   endif()
 endmacro()

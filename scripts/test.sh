@@ -27,9 +27,15 @@
 #      out to keep the part cheap. Runs the unit and ferry-perf tests of that build on the host
 #      backends (FERRY_BACKEND=openmp): the hip build's host code, not its kernels. Set
 #      FERRY_TEST_HIP=0 to skip this part.
+#   8. if the CUDA toolkit is found (as in 6: its ptxas, nvlink and libdevice make the NVIDIA
+#      images): llvm_offload build in build-llvm-offload/ (-DFERRY_DEVICE_BACKEND=llvm_offload,
+#      $FERRY_LLVM_OFFLOAD_CLANGXX, default clang++-22, -foffload-via-llvm for sm_90 and gfx90a in
+#      one executable): library, unit tests, examples and the whole ferry-perf suite (without
+#      ferry-perf-unchecked); runs its unit tests on the host backends (FERRY_BACKEND=openmp: no
+#      GPU here). Set FERRY_TEST_LLVM_OFFLOAD=0 to skip.
 # FERRY_TEST_HOST=0 skips parts 1 and 2; FERRY_TEST_CLANG=0, FERRY_TEST_ASAN=0 and
-# FERRY_TEST_TSAN=0 skip parts 3, 4 and 5 (so that, with FERRY_TEST_CUDA=0 too, only the hip part
-# runs: e.g. to time it). The
+# FERRY_TEST_TSAN=0 skip parts 3, 4 and 5 (so that, with FERRY_TEST_CUDA=0 and
+# FERRY_TEST_LLVM_OFFLOAD=0 too, only the hip part runs: e.g. to time it). The
 # sanitizer builds leave out ferry-perf (its own tests run in part 1) and run everything but the
 # compile-fail and header tests, which compile code and run nothing.
 # Ends with the line "N passed, N skipped, N failed" over all of them (skipped: tests that ran
@@ -346,6 +352,33 @@ else
   fi
   unset FERRY_BACKEND
   part_end "hip build (compile and link; host-backend tests)"
+fi
+
+# --- 8. llvm_offload build (NVIDIA and AMD images in one executable; runs on the host here) ----
+if [[ "${FERRY_TEST_LLVM_OFFLOAD:-1}" == 0 ]]; then
+  say "skipping the llvm_offload build (FERRY_TEST_LLVM_OFFLOAD=0)"
+elif [[ -z "$nvcc" ]]; then
+  say "CUDA toolkit not found: skipping the llvm_offload build (its NVIDIA images need ptxas, nvlink and libdevice)"
+else
+  part_start
+  ensure_packages "${FERRY_LLVM_OFFLOAD_PACKAGES[@]}"
+  lo_build="$FERRY_ROOT/build-llvm-offload"
+  gen=()
+  [[ -f "$lo_build/CMakeCache.txt" ]] || gen=(-G Ninja)
+  say "configuring the llvm_offload build in build-llvm-offload/ with $FERRY_LLVM_OFFLOAD_CLANGXX (sm_90, gfx90a)"
+  # No GPU here: test discovery at build time and the tests run on the host backends.
+  export FERRY_BACKEND=openmp
+  if step "configure (llvm_offload)" cmake -S "$FERRY_ROOT" -B "$lo_build" "${gen[@]}" \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$FERRY_LLVM_OFFLOAD_CLANGXX" \
+    -DFERRY_DEVICE_BACKEND=llvm_offload "-DFERRY_LLVM_OFFLOAD_ARCHITECTURES=sm_90;gfx90a" \
+    -DCUDAToolkit_ROOT="$(dirname "$(dirname "$nvcc")")" -DFERRY_PERF_UNCHECKED=OFF \
+    -DFERRY_BUILD_PERF=ON -DFERRY_BUILD_TESTS=ON -DFERRY_BUILD_EXAMPLES=ON; then
+    say "building everything in build-llvm-offload/ with $FERRY_JOBS jobs (two device images per source)"
+    step "build (llvm_offload, sm_90 + gfx90a)" build_all "$lo_build" || true
+    run_ctest "$lo_build" "llvm_offload build (FERRY_BACKEND=openmp)" -L unit "$@"
+  fi
+  unset FERRY_BACKEND
+  part_end "llvm_offload build + unit tests (host)"
 fi
 
 # --- summary ---------------------------------------------------------------------------------

@@ -194,7 +194,11 @@ void checked_inject_failure(checked_fault kind, int after) {
 }
 
 device_runtime* active_runtime() {
-  switch (current_backend()) {
+  return runtime_of(current_backend());
+}
+
+device_runtime* runtime_of(backend b) {
+  switch (b) {
     case backend::serial:
     case backend::openmp:
       return nullptr;
@@ -202,12 +206,13 @@ device_runtime* active_runtime() {
       return &checked_runtime();
     case backend::cuda:
     case backend::hip:
+    case backend::llvm_offload:
 #if FERRY_HAS_DEVICE_BACKEND
       if (current_backend() == device_backend_id) return &device_runtime_instance();
 #endif
       break;
   }
-  throw backend_error("", "no runtime for the current backend");
+  throw backend_error("", std::string("no runtime for backend '") + to_string(b) + "'");
 }
 }  // namespace detail
 
@@ -223,16 +228,18 @@ const char* to_string(backend b) {
       return "cuda";
     case backend::hip:
       return "hip";
+    case backend::llvm_offload:
+      return "llvm_offload";
   }
   return "?";
 }
 
 backend parse_backend(const std::string& name) {
-  for (backend b :
-       {backend::serial, backend::checked, backend::openmp, backend::cuda, backend::hip})
+  for (backend b : {backend::serial, backend::checked, backend::openmp, backend::cuda, backend::hip,
+                    backend::llvm_offload})
     if (name == to_string(b)) return b;
-  throw backend_error("",
-                      "unknown backend '" + name + "' (valid: serial, checked, openmp, cuda, hip)");
+  throw backend_error("", "unknown backend '" + name +
+                              "' (valid: serial, checked, openmp, cuda, hip, llvm_offload)");
 }
 
 bool backend_compiled(backend b) {
@@ -243,6 +250,7 @@ bool backend_compiled(backend b) {
       return true;
     case backend::cuda:
     case backend::hip:
+    case backend::llvm_offload:
 #if FERRY_HAS_DEVICE_BACKEND
       return b == detail::device_backend_id;
 #else

@@ -263,12 +263,22 @@ void check_inflight_writers(table& t, const void* p, std::size_t n, const char* 
 /// The in-flight registry: an intrusive doubly linked list of launch_mapping objects (they live
 /// on their launch's stack), so registering costs no allocation. Lock held for every call.
 struct inflight_registry {
+  /// Calls f(region) for each of l's mapped regions and reduction targets (host memory the
+  /// launch writes after its kernel), until f returns true; returns whether one did.
+  template <class F>
+  static bool any_region(const launch_mapping& l, F&& f) {
+    for (const arg_region& a : l.regions_)
+      if (f(a)) return true;
+    for (const arg_region& a : l.targets_)
+      if (f(a)) return true;
+    return false;
+  }
   static void check(const table& t, const launch_mapping& self) {
     for (const launch_mapping* l = t.inflight; l; l = l->next_) {
-      for (const arg_region& a : self.regions_)
-        for (const arg_region& b : l->regions_) {
-          if (!is_writable(a.r.mode) && !is_writable(b.r.mode)) continue;
-          if (!overlap(a.r.host, a.r.bytes, b.r.host, b.r.bytes)) continue;
+      any_region(self, [&](const arg_region& a) {
+        return any_region(*l, [&](const arg_region& b) {
+          if (!is_writable(a.r.mode) && !is_writable(b.r.mode)) return false;
+          if (!overlap(a.r.host, a.r.bytes, b.r.host, b.r.bytes)) return false;
           throw aliasing_error(
               self.kernel_,
               "argument " + std::to_string(a.arg) + " (" + a.what +
@@ -278,7 +288,8 @@ struct inflight_registry {
                   ") uses in a launch in flight on another host thread, and at least "
                   "one of the two writes it: the launches would race. Order them (join or "
                   "synchronise the threads first) or give each thread its own memory");
-        }
+        });
+      });
     }
   }
   static void link(table& t, launch_mapping& self) {
@@ -319,11 +330,12 @@ struct inflight_registry {
   static const launch_mapping* writer_of(const table& t, const void* p, std::size_t n,
                                          const arg_region** which) {
     for (const launch_mapping* l = t.inflight; l; l = l->next_)
-      for (const arg_region& b : l->regions_)
-        if (is_writable(b.r.mode) && overlap(p, n, b.r.host, b.r.bytes)) {
-          *which = &b;
-          return l;
-        }
+      if (any_region(*l, [&](const arg_region& b) {
+            if (!is_writable(b.r.mode) || !overlap(p, n, b.r.host, b.r.bytes)) return false;
+            *which = &b;
+            return true;
+          }))
+        return l;
     return nullptr;
   }
   static const char* kernel_of(const launch_mapping& l) { return l.kernel_; }
@@ -519,19 +531,6 @@ void release_resident(resident_ref ref, const char* who, bool copy_back) {
                who);
 }
 
-void check_reduction_target(const char* kernel, int arg, const void* target, std::size_t bytes) {
-  auto& t = the_table();
-  std::lock_guard lock(t.m);
-  if (t.map.empty()) return;
-  if (env_entry* e = find(t, static_cast<const std::byte*>(target), bytes, kernel, false))
-    throw residency_error(kernel,
-                          "argument " + std::to_string(arg) + " (reduction): its target " +
-                              range_text(target, bytes) + " lies in memory resident through " +
-                              kind_text(e->kind) +
-                              "; the host-side store of the result would bypass the resident copy. "
-                              "Reduce into a variable of its own and copy the result afterwards");
-}
-
 std::size_t resident_count() {
   auto& t = the_table();
   std::lock_guard lock(t.m);
@@ -541,19 +540,22 @@ std::size_t resident_count() {
 // --- launch mapping ----------------------------------------------------------------------------
 
 launch_mapping::launch_mapping(device_runtime* rt, const char* kernel,
-                               std::span<const arg_region> regions, void** out)
-    : rt_(rt), kernel_(kernel), regions_(regions), out_(out) {
+                               std::span<const arg_region> regions, void** out,
+                               std::span<const arg_region> targets)
+    : rt_(rt), kernel_(kernel), regions_(regions), targets_(targets), out_(out) {
   if (regions.size() > max_slots)
     throw launch_error(kernel, "too many memory arguments in one launch (" +
                                    std::to_string(regions.size()) + ", at most " +
                                    std::to_string(max_slots) + ")");
-  for (std::size_t i = 0; i < regions.size(); ++i) slots_[i] = slot{nullptr, false, nullptr, 0, 0};
+  for (std::size_t i = 0; i < regions.size(); ++i)
+    slots_[i] = slot{nullptr, false, false, nullptr, 0, 0};
   try {
     map(out);
   } catch (...) {
     cleanup();
     throw;
   }
+  ran_ = true;
 }
 
 void launch_mapping::map(void** out) {
@@ -566,6 +568,19 @@ void launch_mapping::map(void** out) {
     std::lock_guard lock(t.m);
     inflight_registry::check(t, *this);
     if (!t.map.empty()) {
+      // A reduction stores its result into the host target after the kernel, behind a resident
+      // copy's back. Checked here, under the lock that also registers the launch, so that no
+      // preload of the target can come in between.
+      for (const arg_region& tr : targets_)
+        if (env_entry* e =
+                find(t, static_cast<const std::byte*>(tr.r.host), tr.r.bytes, kernel_, false))
+          throw residency_error(
+              kernel_, "argument " + std::to_string(tr.arg) + " (reduction): its target " +
+                           range_text(tr.r.host, tr.r.bytes) + " lies in memory resident through " +
+                           kind_text(e->kind) +
+                           "; the host-side store of the result would bypass the "
+                           "resident copy. Reduce into a variable of its own and copy "
+                           "the result afterwards");
       for (std::size_t i = 0; i < n; ++i) {
         const arg_region& ar = regions_[i];
         if (ar.r.bytes == 0) continue;
@@ -605,6 +620,8 @@ void launch_mapping::map(void** out) {
         }
         out[i] = e->device + (host - e->host);
         slots_[i].direct = true;
+        // Only a write-only launch over the whole entry may start on an out-of-date copy.
+        slots_[i].complete = entry_state(*e) != residency::host_newer;
       } else {
         // Host-memory backend, or resident on another runtime: the launch uses the host copy,
         // so a device's newer data comes back first.
@@ -646,7 +663,7 @@ void launch_mapping::map(void** out) {
         slots_[i].read_hash = hash_bytes(out[i], regions_[i].r.bytes);
 }
 
-void launch_mapping::finish() {
+void launch_mapping::finish(finish_hook before_unregister) {
   auto& t = the_table();
   const std::size_t n = regions_.size();
   int written_read_only = 0;  // argument position of a read-only region the kernel changed
@@ -673,27 +690,21 @@ void launch_mapping::finish() {
       failure = std::current_exception();
     }
   }
+  // Reduction results reach their host targets while the launch is still registered: no launch
+  // or preload of another thread can touch a target meanwhile.
+  if (before_unregister.run && !failure && !written_read_only) {
+    try {
+      before_unregister.run(before_unregister.ctx);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  }
   {
     std::lock_guard lock(t.m);
-    for (std::size_t i = 0; i < n; ++i) {
-      env_entry* e = slots_[i].entry;
-      if (!e || e->broken) continue;
-      const region& r = regions_[i].r;
-      if (slots_[i].direct) {
-        if (is_writable(r.mode) && !failure && entry_state(*e) != residency::device_newer) {
-          e->state.store(residency::device_newer, std::memory_order_release);
-          if (is_checked(e->rt) && e->kind == entry_kind::array) {
-            e->host_hash = hash_bytes(e->host, e->bytes);
-            e->hashed = true;
-          }
-        }
-        // The host copy is intact: let the next launch copy it again over the corrupted one.
-        if (written_read_only == static_cast<int>(i) + 1 && entry_state(*e) == residency::both)
-          e->state.store(residency::host_newer, std::memory_order_release);
-      } else if (is_writable(r.mode) && e->rt) {
-        e->state.store(residency::host_newer, std::memory_order_release);
-      }
-    }
+    // The kernel ran to its end: what it wrote is the newest data even if a copy back of a
+    // transient region failed.
+    record_writes(false, written_read_only);
+    ran_ = false;
     // Unpin and unregister under the same lock (one lock per launch end, not two).
     notify = inflight_registry::release(t, *this);
   }
@@ -710,12 +721,45 @@ void launch_mapping::finish() {
   }
 }
 
+void launch_mapping::record_writes(bool failed, int written_read_only) {
+  for (std::size_t i = 0; i < regions_.size(); ++i) {
+    env_entry* e = slots_[i].entry;
+    if (!e || e->broken) continue;
+    const region& r = regions_[i].r;
+    if (slots_[i].direct) {
+      if (is_writable(r.mode) && (!failed || slots_[i].complete) &&
+          entry_state(*e) != residency::device_newer) {
+        e->state.store(residency::device_newer, std::memory_order_release);
+        if (is_checked(e->rt) && e->kind == entry_kind::array) {
+          e->host_hash = hash_bytes(e->host, e->bytes);
+          e->hashed = true;
+        }
+      }
+      // The host copy is intact: let the next launch copy it again over the corrupted one.
+      if (written_read_only == static_cast<int>(i) + 1 && entry_state(*e) == residency::both)
+        e->state.store(residency::host_newer, std::memory_order_release);
+    } else if (is_writable(r.mode) && e->rt) {
+      // A launch on another backend (a host backend while the data is resident on a device)
+      // wrote the host copy: that is ferry's write, not the host's, so the checked backend's
+      // record of the host bytes follows it.
+      e->state.store(residency::host_newer, std::memory_order_release);
+      if (e->hashed) e->host_hash = hash_bytes(e->host, e->bytes);
+    }
+  }
+}
+
 void launch_mapping::cleanup() noexcept {
   auto& t = the_table();
   if (pinned_ || registered_) {
     bool notify = false;
     {
       std::lock_guard lock(t.m);
+      // A launch that stopped after it was mapped (a kernel that failed part-way) may have
+      // written resident copies: the copy it wrote holds those writes, as the host copy does
+      // on host backends, so it becomes the newer one and the two copies never disagree
+      // while the table calls them equal.
+      if (ran_ && pinned_) record_writes(true, 0);
+      ran_ = false;
       notify = inflight_registry::release(t, *this);
     }
     if (notify) t.unpinned.notify_all();

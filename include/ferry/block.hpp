@@ -17,8 +17,9 @@
 // block's threads per phase). Race freedom follows from what a phase receives, not from a
 // promise:
 //   * a shared array a phase writes (named in writes<...>) arrives as `T&`, the thread's own
-//     slot, and nothing else of it: no two threads write one slot, and no thread reads a slot
-//     another thread writes in the same phase;
+//     slot (own_slots<T, K>, its K own slots, for a shared<T, K>), and nothing else of it: no
+//     two threads write one slot, and no thread reads a slot another thread writes in the same
+//     phase;
 //   * a shared array a phase does not write arrives as a read-only, bounds-checked view of the
 //     whole array (view / view2d / view3d of const T, by the block's rank): it is read only after
 //     the barrier that ended the phases that wrote it;
@@ -93,22 +94,99 @@ struct block_thread {
 
 // --- declarations of the kernel: shared arrays, phases, repeat, finish -------------------------
 
-/// A block-shared array of T with one slot per thread of the block (the block's shape).
+/// A block-shared array of T with K slots per thread of the block (K = 1: one per thread).
 ///
-/// A phase that writes it (ferry::writes<k>) receives `T&`, the slot at the thread's own local
-/// position; a phase that does not receives the whole array read-only: view<const T> (1D
+/// K = 1: a phase that writes it (ferry::writes<k>) receives `T&`, the slot at the thread's own
+/// local position; a phase that does not receives the whole array read-only: view<const T> (1D
 /// blocks, index local.x), view2d<const T> (2D, (local.i, local.j)) or view3d<const T> (3D).
+/// K > 1: the array has K x threads slots, and thread t (its linear position in the block,
+/// t = local.i + BX * (local.j + BY * local.k)) owns slots t + k * threads for k in [0, K): a
+/// writing phase receives ferry::own_slots<T, K> (those K slots and nothing else), a reading
+/// phase the whole array as a flat view<const T> of K x threads elements. Interleaving the
+/// threads' slots (rather than giving thread t slots tK .. tK + K - 1) keeps the k-th writes of
+/// a warp on consecutive slots: coalesced, and free of shared-memory bank conflicts.
 /// Shared memory is not initialised: read a slot only in a phase after the one that wrote it.
 /// T follows the by-value rule (ARCHITECTURE section 1): no pointers or handles.
-template <class T>
+template <class T, int K = 1>
 struct shared {
   static_assert(std::is_trivially_copyable_v<T> && !std::is_pointer_v<T> && is_kernel_value_v<T>,
                 "ferry::shared: the element type of a block-shared array must be a kernel value "
                 "(arithmetic, or a pointer-free trivially copyable aggregate): a pointer in "
                 "shared memory would reach memory ferry neither maps nor checks");
   static_assert(alignof(T) <= 16, "ferry::shared: element alignment above 16 bytes is unsupported");
+  static_assert(K >= 1,
+                "ferry::shared: a block-shared array holds at least one slot per thread "
+                "(ferry::shared<T, K> with K >= 1)");
   using value_type = T;
+  /// Slots each thread owns (and writes, in a phase that names the array in writes<...>).
+  static constexpr int slots_per_thread = K;
 };
+
+/// The K slots of a block-shared array (ferry::shared<T, K>, K > 1) that one thread owns: what
+/// a phase that writes the array receives. Slot k lies at position(k) = t + k * threads of the
+/// array (t: the thread's linear position in the block), which is where a later phase's flat
+/// read view finds it.
+///
+/// Only these slots are reachable, so no two threads of a block write one slot, and the thread
+/// may read back what it wrote in the same phase (no other thread writes them).
+template <class T, int K>
+class own_slots {
+ public:
+  using element_type = T;
+  constexpr own_slots() = default;
+  /// The K slots first[0], first[stride], ..., first[(K - 1) * stride]; `slot` is the thread's
+  /// linear position t (first = array + t) and `stride` the block's thread count.
+  FERRY_HOST_DEVICE constexpr own_slots(T* first, int slot, int stride)
+      : p_(first), slot_(slot), stride_(stride) {}
+  /// Own slot k, 0 <= k < K.
+  ///
+  /// Errors: k outside [0, K) throws bounds_error on the host ("shared array <n>: own_slots
+  /// index k out of bounds [0, K)", with the kernel's name); on a device the write goes to own
+  /// slot 0 instead and the launch fails (device_error) after the kernel body, as for views. No
+  /// check under FERRY_UNSAFE_NO_BOUNDS_CHECKS=1; a constant k (an unrolled loop over K) folds
+  /// the check away.
+  FERRY_HOST_DEVICE FERRY_INLINE T& operator[](index k) const {
+#if FERRY_BOUNDS_CHECKS && FERRY_DEVICE_PASS
+    return *detail::device_element(p_, k * stride_, detail::out_of_bounds(k, K), fault_);
+#else
+#if FERRY_BOUNDS_CHECKS
+    if (detail::out_of_bounds(k, K)) [[unlikely]]
+      detail::bounds_failure("own_slots", p_, k, K);
+#endif
+    return p_[k * stride_];
+#endif
+  }
+  /// Own slot k WITHOUT a bounds check (undefined behaviour, possibly a race with another
+  /// thread's slot, for k outside [0, K); see view::unsafe_get_unchecked).
+  FERRY_HOST_DEVICE FERRY_INLINE T& unsafe_get_unchecked(index k) const {
+    return p_[k * stride_];
+  }
+  /// Where own slot k lies in the whole array (the index a reading phase's view uses):
+  /// t + k * threads. Not checked: a position is only a number.
+  FERRY_HOST_DEVICE FERRY_INLINE constexpr index position(index k) const {
+    return slot_ + k * static_cast<index>(stride_);
+  }
+  /// K, the number of own slots.
+  FERRY_HOST_DEVICE static constexpr index size() {
+    return K;
+  }
+
+ private:
+  FERRY_HOST_DEVICE FERRY_INLINE void bind_fault_flag(unsigned* f) {
+    fault_ = f;
+  }
+  T* p_ = nullptr;
+  int slot_ = 0;
+  int stride_ = 0;
+  // The fault flag of the kernel (device code; null on the host): see detail::device_element.
+  unsigned* fault_ = nullptr;
+  friend struct detail::fault_flag_binder;
+};
+
+namespace detail {
+template <class T, int K>
+inline constexpr bool takes_fault_flag<own_slots<T, K>> = true;
+}  // namespace detail
 
 /// The set of shared arrays (by position in block_kernel's list) a phase writes.
 template <std::size_t... W>
@@ -181,8 +259,8 @@ template <class F>
 inline constexpr bool is_finish_v<finish_t<F>> = true;
 template <class T>
 inline constexpr bool is_shared_v = false;
-template <class T>
-inline constexpr bool is_shared_v<shared<T>> = true;
+template <class T, int K>
+inline constexpr bool is_shared_v<shared<T, K>> = true;
 
 /// Whether W... are distinct positions below n.
 template <std::size_t N, std::size_t... W>
@@ -268,7 +346,8 @@ struct shared_layout {
     std::array<std::size_t, count + 1> o{};
     std::size_t at = 0, k = 0;
     ((at = align_up(at, alignof(typename Shared::value_type)), o[k++] = at,
-      at += sizeof(typename Shared::value_type) * static_cast<std::size_t>(Threads)),
+      at += sizeof(typename Shared::value_type) * static_cast<std::size_t>(Threads) *
+            static_cast<std::size_t>(Shared::slots_per_thread)),
      ...);
     o[count] = at;
     return o;
@@ -280,10 +359,13 @@ struct layout_of;
 template <int Threads, class... Shared>
 struct layout_of<Threads, std::tuple<Shared...>> : shared_layout<Threads, Shared...> {};
 
-/// The read view of a whole shared array, by block rank.
-template <class Blocked, class T>
+/// The read view of a whole shared array: by block rank for one slot per thread, flat (K x
+/// threads elements) for K slots per thread.
+template <class Blocked, int K, class T>
 FERRY_HOST_DEVICE FERRY_INLINE auto shared_read_view(const T* p) {
-  if constexpr (Blocked::rank == 1)
+  if constexpr (K > 1)
+    return view<const T>(p, static_cast<index>(Blocked::threads) * K);
+  else if constexpr (Blocked::rank == 1)
     return view<const T>(p, Blocked::bx);
   else if constexpr (Blocked::rank == 2)
     return view2d<const T>(p, Blocked::bx, Blocked::by, Blocked::bx);
@@ -295,29 +377,37 @@ FERRY_HOST_DEVICE FERRY_INLINE auto shared_read_view(const T* p) {
 template <std::size_t K, std::size_t... W>
 inline constexpr bool writes_array = ((K == W) || ... || false);
 
-/// What a phase with writes W... receives for shared array K: the own slot or the read view.
+/// What a phase with writes W... receives for shared array K: the own slot (T&) or own slots
+/// (own_slots), or the read view.
 template <class Blocked, class Kernel, std::size_t K, class Phase>
 struct shared_param;
 template <class Blocked, class Kernel, std::size_t K, class F, std::size_t... W>
 struct shared_param<Blocked, Kernel, K, phase_t<F, W...>> {
-  using T = typename std::tuple_element_t<K, typename Kernel::shared_list>::value_type;
-  using type = std::conditional_t<writes_array<K, W...>, T&,
-                                  decltype(shared_read_view<Blocked>(std::declval<const T*>()))>;
+  using array = std::tuple_element_t<K, typename Kernel::shared_list>;
+  using T = typename array::value_type;
+  static constexpr int slots = array::slots_per_thread;
+  using own = std::conditional_t<slots == 1, T&, own_slots<T, slots>>;
+  using type =
+      std::conditional_t<writes_array<K, W...>, own,
+                         decltype(shared_read_view<Blocked, slots>(std::declval<const T*>()))>;
 };
 
-/// The shared arguments a phase receives: own slot or read view per array, from one block's
+/// The shared arguments a phase receives: own slot(s) or read view per array, from one block's
 /// storage `base` and the thread's slot number.
 template <class Blocked, class Kernel, std::size_t K, class Phase>
 FERRY_HOST_DEVICE FERRY_INLINE typename shared_param<Blocked, Kernel, K, Phase>::type shared_arg(
     unsigned char* base, int slot, unsigned* fault) {
-  using T = typename std::tuple_element_t<K, typename Kernel::shared_list>::value_type;
+  using P = shared_param<Blocked, Kernel, K, Phase>;
+  using T = typename P::T;
   using L = layout_of<Blocked::threads, typename Kernel::shared_list>;
   T* p = reinterpret_cast<T*>(base + L::offsets[K]);
-  if constexpr (std::is_reference_v<typename shared_param<Blocked, Kernel, K, Phase>::type>) {
+  if constexpr (std::is_reference_v<typename P::type>) {
     (void)fault;
     return p[slot];
+  } else if constexpr (std::is_same_v<typename P::type, typename P::own>) {
+    return with_fault_flag(typename P::own(p + slot, slot, Blocked::threads), fault);
   } else {
-    return with_fault_flag(shared_read_view<Blocked>(static_cast<const T*>(p)), fault);
+    return with_fault_flag(shared_read_view<Blocked, P::slots>(static_cast<const T*>(p)), fault);
   }
 }
 
@@ -446,15 +536,17 @@ consteval bool check_phase() {
   }(std::type_identity<P>{});
   using call =
       phase_call<Blocked, Kernel, P, Bound, PhaseArgs, std::make_index_sequence<Kernel::n_shared>>;
-  static_assert(call::invocable,
-                "ferry::launch_blocks: a phase cannot be called with what ferry passes. A phase "
-                "takes (const ferry::block_thread<Idx>&, State&, then per shared array: T& (its "
-                "own slot) if the phase writes the array (ferry::writes<...>), else a read-only "
-                "view of the whole array (ferry::view<const T>, view2d<const T> or view3d<const "
-                "T> for a 1D, 2D or 3D block), then the launch's read-only and by-value "
-                "arguments in order (partitioned ones go to finish only)). A phase may not read "
-                "a shared array it writes, nor write one it does not name in writes<...>: that "
-                "is what keeps threads of a block from racing");
+  static_assert(
+      call::invocable,
+      "ferry::launch_blocks: a phase cannot be called with what ferry passes. A phase "
+      "takes (const ferry::block_thread<Idx>&, State&, then per shared array: T& (its "
+      "own slot; ferry::own_slots<T, K> for a ferry::shared<T, K> with K > 1) if the "
+      "phase writes the array (ferry::writes<...>), else a read-only view of the whole "
+      "array (ferry::view<const T>, view2d<const T> or view3d<const T> for a 1D, 2D or "
+      "3D block; a flat ferry::view<const T> for K > 1), then the launch's read-only and by-value "
+      "arguments in order (partitioned ones go to finish only)). A phase may not read "
+      "a shared array it writes, nor write one it does not name in writes<...>: that "
+      "is what keeps threads of a block from racing");
   static_assert(
       !call::invocable || !drops_writes_or_checks<decltype(P::f), typename call::passed>(),
       "ferry::launch_blocks: a phase takes its own shared slot by value (its writes "
@@ -738,7 +830,7 @@ void dispatch_blocks(const char* name, backend b, const Blocked& space, const Ke
 /// space:  ferry::blocks<BX[, BY[, BZ]]>(range / range2d / range3d).
 /// kernel: ferry::block_kernel<State, ferry::shared<T>...>(steps...) (see the top of this file:
 ///         each phase runs for every thread of a block before the next starts; a phase writes
-///         only its own slot of the shared arrays it names and reads the others whole).
+///         only its own slot(s) of the shared arrays it names and reads the others whole).
 /// args:   as for ferry::launch (values, read-only containers, partitioning strategies over
 ///         the unpadded space); phases receive the read-only and by-value ones, finish all.
 ///         Reduction and atomic targets are not supported yet (compile error).
@@ -809,7 +901,7 @@ void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel&
     int pos = 0;
     (detail::verify_one<Space, A>(args, space.space, name, ++pos), ...);
   }
-  detail::device_runtime* rt = detail::active_runtime();
+  detail::device_runtime* rt = detail::runtime_of(b);
   std::array<void*, n_regions + 1> mapped{};
   detail::launch_mapping mapping(rt, name, regions, mapped.data());
   std::size_t offset = 0;

@@ -225,16 +225,19 @@ inline constexpr bool invocable_with<Space, K, std::tuple<B...>> =
 ///   launch_error    an invalid index space (check_index_space: a bound, extent or size beyond
 ///                   2^62), an argument whose byte count exceeds PTRDIFF_MAX, or an index
 ///                   space that does not fit a partitioned buffer (check_launch);
-///   aliasing_error  the same memory passed twice with at least one writable use;
+///   aliasing_error  the same memory passed twice with at least one writable use (a
+///                   reduction's target counts as written), or memory that a launch in flight
+///                   on another host thread uses, where one of the two writes it;
 ///   partition_error checked backend: a strategy whose parts overlap or leave the buffer;
-///   residency_error a write to data preloaded read-only; checked backend: host writes to
-///                   preloaded data;
+///   residency_error a write to data preloaded read-only; a reduction target in resident
+///                   memory; checked backend: host writes to preloaded data;
 ///   backend_error   no usable backend; this translation unit not compiled for the device;
 ///   out_of_memory / device_error  device allocation or execution failures.
 ///   bounds_error    (while the kernel runs, host backends) a view or atomic_accessor indexed
 ///                   out of bounds: names the argument, index and extent; nothing is copied back
 ///                   and no reduction is stored, but on serial/openmp writes made before the
-///                   failure may have reached host memory (not all: see docs/safety.md). On a
+///                   failure may have reached host memory (not all: see docs/safety.md), and on
+///                   checked they stay in the device copy of resident data, now the newer. On a
 ///                   device the failing thread traps and the launch or the next synchronisation
 ///                   raises device_error naming the kernel.
 /// Rejected at compile time, with a message naming the fix: capturing kernels, function
@@ -335,19 +338,18 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
     (collect_target(args, std::type_identity<A>{}), ...);
   }
   detail::check_aliasing(name, checked_regions);
-  if constexpr (n_targets > 0)
-    for (std::size_t t = n_regions; t < checked_regions.size(); ++t)
-      detail::check_reduction_target(name, checked_regions[t].arg, checked_regions[t].r.host,
-                                     checked_regions[t].r.bytes);
 
   const backend b = current_backend();
   if (b == backend::checked) {
     int pos = 0;
     (detail::verify_one<Space, A>(args, space, name, ++pos), ...);
   }
-  detail::device_runtime* rt = detail::active_runtime();
+  detail::device_runtime* rt = detail::runtime_of(b);
   std::array<void*, n_regions + 1> mapped{};
-  detail::launch_mapping mapping(rt, name, regions, mapped.data());
+  // The mapping registers the launch as in flight with its reduction targets too (host memory
+  // it writes when it stores the results), and refuses targets in resident memory.
+  const std::span<const detail::arg_region> targets(checked_regions.data() + n_regions, n_targets);
+  detail::launch_mapping mapping(rt, name, regions, mapped.data(), targets);
 
   std::size_t offset = 0;
   auto bind_one = [&](const auto& a, auto tag) {
@@ -393,22 +395,32 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
       // A view does not know its launch: name the kernel, and the argument whose mapped memory
       // holds the view, here. Nothing after the failure runs: `mapping` is destroyed without
       // finish(), so nothing is copied back (separate-memory backends leave host data as it was
-      // before the launch; host-memory backends keep the writes made before the failure) and no
-      // reduction result is stored.
+      // before the launch; host-memory backends keep the writes made before the failure, and so
+      // does the device copy of resident data, which becomes the newer) and no reduction result
+      // is stored.
       throw bounds_error(name, detail::describe_bounds_fault(f, regions, mapped.data()));
     } catch (const bounds_error& e) {
       if (!e.kernel().empty()) throw;
       throw bounds_error(name, e.detail());
     }
   }
-  mapping.finish();
-  auto arg_refs = std::forward_as_tuple(args...);
-  [&]<std::size_t... N>(std::index_sequence<N...>) {
-    (detail::store_result<Space, std::tuple_element_t<N, std::tuple<A...>>>(std::get<N>(arg_refs),
-                                                                            std::get<N>(states)),
-     ...);
+  if constexpr (n_targets > 0) {
+    // The results are stored while the launch is still registered as in flight (finish runs
+    // the hook before it leaves the registry), so no other thread's launch or preload can
+    // touch a target meanwhile; nothing is stored if the launch fails.
+    auto arg_refs = std::forward_as_tuple(args...);
+    auto store = [&] {
+      [&]<std::size_t... N>(std::index_sequence<N...>) {
+        (detail::store_result<Space, std::tuple_element_t<N, std::tuple<A...>>>(
+             std::get<N>(arg_refs), std::get<N>(states)),
+         ...);
+      }
+      (std::index_sequence_for<A...>{});
+    };
+    mapping.finish(detail::finish_hook::of(store));
+  } else {
+    mapping.finish();
   }
-  (std::index_sequence_for<A...>{});
 }
 
 /// launch with default options (see the overload taking a launch_config).

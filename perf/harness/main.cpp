@@ -449,8 +449,8 @@ int main(int argc, char** argv) {
   app.add_option("--ltimes-num-m", opt.ltimes_num_m, "LTIMES num_m (default 25).");
   app.add_option("--backend", opt.backend,
                  "ferry backend for the ferry variants (sets FERRY_BACKEND): serial, checked, "
-                 "openmp or the build's device backend (cuda, hip). Default: the library's "
-                 "choice.")
+                 "openmp or the build's device backend (cuda, hip, llvm_offload). Default: the "
+                 "library's choice.")
       ->check(CLI::Validator([](const std::string& name) { return ferry_backend_problem(name); },
                              "BACKEND"));
   app.add_option("--csv", opt.csv, "Write one row per (kernel, variant) to this CSV file.");

@@ -15,6 +15,7 @@
 #   5. reduce: ferry-reduce-bench (ferry::sum against cub::DeviceReduce::Sum), if built;
 #   6. launch: ferry-launch-bench (host cost per launch against unsafe and raw launches);
 #   7. ncu: device durations of the launch-bound kernels' ferry_B, ferry_C and base_cuda;
+#      nsys-reduce (or ncu-reduce): CUDA API calls and kernel times of small reductions;
 #   8. sass: registers and instruction counts per kernel entry of ferry-perf (cuobjdump).
 # Prints a short table last: per kernel, ferry_B / base_cuda and ferry_B / ferry_C.
 # Exit status: 0 when every step ran and passed.
@@ -69,6 +70,17 @@ lb=$(bin ferry-launch-bench)
 command -v ncu > /dev/null && step ncu 240 ncu --metrics gpu__time_duration.sum --csv \
   --log-file "$out/ncu.csv" "$perf" --backend cuda -k ADD,DAXPY,TRIAD,INIT3,HYDRO_1D,HYDRO_2D,FIR \
   -v base_cuda,ferry_B,ferry_C --reps 5
+# Where a small reduction's time goes (n = 1e3 and 1e4, where ferry::sum trails CUB most):
+# nsys's per-call CUDA API and kernel summaries when nsys is there, else ncu kernel durations.
+if [[ -n $rb ]]; then
+  if command -v nsys > /dev/null; then
+    step nsys-reduce 180 nsys profile -t cuda --stats=true -o "$out/reduce-small" --force-overwrite true \
+      "$rb" --max-n 1e4 --passes 1 --csv "$out/reduce-small.csv"
+  elif command -v ncu > /dev/null; then
+    step ncu-reduce 180 ncu --metrics gpu__time_duration.sum --csv --launch-count 400 \
+      --log-file "$out/ncu-reduce.csv" "$rb" --max-n 1e4 --passes 1 --csv "$out/reduce-small.csv"
+  fi
+fi
 step sass 60 bash -c "cuobjdump --dump-resource-usage '$perf' | grep -E 'Function|REG' > '$out/resource-usage.txt'; cuobjdump -sass '$perf' | awk '/Function :/ { f = \$3 } /^ +\\/\\*[0-9a-f]+\\*\\// { n[f]++ } END { for (f in n) print n[f], f }' | sort -k2 > '$out/sass-instructions.txt'; wc -l '$out'/resource-usage.txt '$out'/sass-instructions.txt"
 
 echo

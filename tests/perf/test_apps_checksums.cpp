@@ -97,7 +97,12 @@ INSTANTIATE_TEST_SUITE_P(
                       // Accumulates, so it needs the default 100 reps.
                       expected_checksum{"Lcals_HYDRO_2D", 299896.255265425},
                       // Block-shared tiles (ferry::launch_blocks); idempotent, so one rep.
-                      expected_checksum{"Basic_MAT_MAT_SHARED", 999963838.437504, 1}),
+                      expected_checksum{"Basic_MAT_MAT_SHARED", 999963838.437504, 1},
+                      // Partial assembly (block-shared stages); accumulate, exact with the
+                      // all-ones data.
+                      expected_checksum{"Apps_MASS3DPA", 204794485070.612},
+                      expected_checksum{"Apps_DIFFUSION3DPA", 328043676944.412},
+                      expected_checksum{"Apps_CONVECTION3DPA", 109347892314.804}),
     [](const ::testing::TestParamInfo<expected_checksum>& info) {
       return std::string(info.param.kernel);
     });
@@ -164,6 +169,54 @@ INSTANTIATE_TEST_SUITE_P(
       return std::get<0>(info.param) + "_" + ferry::to_string(std::get<1>(info.param));
     });
 
+// LTIMES's ferry_A/B run a tiled block launch (tiles of 32 m x 4 g x 2 z, 64 directions per
+// staging step): shapes that leave partial tiles in every dimension, need two staging steps
+// (num_d = 70), two tiles along m (num_m = 33), upstream's num_d = 6, and a single point must
+// all reproduce ref_seq, on every host backend.
+TEST(LtimesTiles, PartialTilesAndSeveralStagingStepsMatchRefSeq) {
+  struct shape {
+    int d, g, m;
+    Index_type size;
+  };
+  const shape shapes[] = {{64, 32, 25, 5000}, {70, 5, 33, 7000}, {6, 32, 25, 2000}, {1, 1, 1, 1}};
+  for (const char* name : {"Apps_LTIMES", "Apps_LTIMES_NOVIEW"}) {
+    std::unique_ptr<kernel_base> kernel;
+    for (auto& k : make_all_kernels())
+      if (k->info().name == name) kernel = std::move(k);
+    ASSERT_NE(kernel, nullptr) << name;
+    for (const shape& s : shapes) {
+      for (ferry::backend b :
+           {ferry::backend::serial, ferry::backend::checked, ferry::backend::openmp}) {
+        ferry::set_backend(b);
+        auto run = [&](variant_id v) {
+          reset_init_counter();
+          run_params p;
+          p.size = s.size;
+          p.ltimes_num_d = s.d;
+          p.ltimes_num_g = s.g;
+          p.ltimes_num_m = s.m;
+          kernel->set_up(p);
+          rep_timer t;
+          kernel->run(v, 2, t);
+          const Checksum_type ck = kernel->checksum();
+          kernel->tear_down();
+          return ck;
+        };
+        const Checksum_type ref = run(variant_id::ref_seq);
+        ASSERT_NE(ref, 0) << "the shape gives LTIMES no work";
+        for (variant_id v : {variant_id::ferry_A, variant_id::ferry_B}) {
+          const Checksum_type ck = run(v);
+          const double rel = static_cast<double>(std::fabs(ref - ck) / std::fabs(ref));
+          EXPECT_LE(rel, tolerance::normal)
+              << name << ' ' << variant_name(v) << " on " << ferry::to_string(b) << ", d/g/m "
+              << s.d << '/' << s.g << '/' << s.m << ": checksum " << format_checksum_for_test(ck)
+              << ", ref_seq " << format_checksum_for_test(ref);
+        }
+      }
+    }
+  }
+}
+
 TEST(AppsCounters, DefaultSizesAndBytesMatchSpecTable) {
   struct row {
     const char* kernel;
@@ -198,6 +251,9 @@ TEST(AppsCounters, DefaultSizesAndBytesMatchSpecTable) {
       {"Apps_LTIMES_NOVIEW", 999424, 390400, 14254592, 49971200},
       {"Apps_NODAL_ACCUMULATION_3D", 1000000, 1000000, 32484816, 9e6},
       {"Basic_MAT_MAT_SHARED", 1000000, 1016064, 24e6, 2048385024},
+      {"Apps_MASS3DPA", 512000, 128000, 20288320, 40552000},
+      {"Apps_DIFFUSION3DPA", 421875, 421875, 58125192, 81234375},
+      {"Apps_CONVECTION3DPA", 421875, 421875, 34125288, 57546875},
   };
   auto kernels = make_all_kernels();
   for (const auto& r : rows) {

@@ -32,7 +32,8 @@ inline void PrintTo(backend b, std::ostream* os) {
 namespace ferry_test {
 
 /// The device backends a build may have (the one list to extend when a backend is added).
-inline constexpr ferry::backend device_backends[] = {ferry::backend::cuda, ferry::backend::hip};
+inline constexpr ferry::backend device_backends[] = {ferry::backend::cuda, ferry::backend::hip,
+                                                     ferry::backend::llvm_offload};
 
 /// True if b is one of device_backends.
 inline bool is_device_backend(ferry::backend b) {

@@ -9,6 +9,9 @@
 #if FERRY_DEVICE_TU && defined(__CUDACC__)
 #include <cuda_runtime.h>
 #endif
+#if FERRY_DEVICE_TU && defined(__CUDA__) && !defined(__CUDACC__)
+#include <omp.h>  // clang -foffload-via-llvm: the llvm_offload backend's runtime
+#endif
 
 namespace {
 
@@ -16,13 +19,14 @@ using ferry_test::contains;
 
 TEST(backend_selection, names_round_trip) {
   for (ferry::backend b : {ferry::backend::serial, ferry::backend::checked, ferry::backend::openmp,
-                           ferry::backend::cuda, ferry::backend::hip})
+                           ferry::backend::cuda, ferry::backend::hip, ferry::backend::llvm_offload})
     EXPECT_EQ(ferry::parse_backend(ferry::to_string(b)), b);
   EXPECT_STREQ(ferry::to_string(ferry::backend::serial), "serial");
   EXPECT_STREQ(ferry::to_string(ferry::backend::checked), "checked");
   EXPECT_STREQ(ferry::to_string(ferry::backend::openmp), "openmp");
   EXPECT_STREQ(ferry::to_string(ferry::backend::cuda), "cuda");
   EXPECT_STREQ(ferry::to_string(ferry::backend::hip), "hip");
+  EXPECT_STREQ(ferry::to_string(ferry::backend::llvm_offload), "llvm_offload");
 }
 
 TEST(backend_selection, unknown_name_lists_valid_names) {
@@ -31,7 +35,7 @@ TEST(backend_selection, unknown_name_lists_valid_names) {
     FAIL() << "unknown backend accepted";
   } catch (const ferry::backend_error& e) {
     EXPECT_TRUE(contains(e.what(), "bogus"));
-    for (const char* name : {"serial", "checked", "openmp", "cuda", "hip"})
+    for (const char* name : {"serial", "checked", "openmp", "cuda", "hip", "llvm_offload"})
       EXPECT_TRUE(contains(e.what(), name));
   }
   EXPECT_THROW((void)ferry::parse_backend(""), ferry::backend_error);
@@ -58,6 +62,38 @@ int cuda_device_count() {
 #else
   return 0;
 #endif
+}
+
+/// Devices LLVM's offload runtime finds, asked of it directly (0 outside llvm_offload builds).
+int offload_device_count() {
+#if FERRY_DEVICE_TU && defined(__CUDA__) && !defined(__CUDACC__)
+  return omp_get_num_devices();
+#else
+  return 0;
+#endif
+}
+
+// The same rule for llvm_offload builds: selected exactly when the offload runtime has a device.
+TEST(backend_selection, llvm_offload_without_device_is_an_error_not_a_fallback) {
+  if (!ferry::backend_compiled(ferry::backend::llvm_offload))
+    GTEST_SKIP() << "not an llvm_offload build";
+  ferry::set_backend(ferry::backend::openmp);
+  const bool device_present = offload_device_count() > 0;
+  bool selected = false;
+  try {
+    ferry::set_backend(ferry::backend::llvm_offload);
+    selected = true;
+  } catch (const ferry::backend_error& e) {
+    EXPECT_FALSE(device_present) << "a device is present but selection failed: " << e.what();
+    EXPECT_TRUE(contains(e.what(), "finds no device")) << e.what();
+    EXPECT_EQ(ferry::current_backend(), ferry::backend::openmp) << "a failed selection changed it";
+  }
+  EXPECT_EQ(selected, device_present);
+  if (selected) {
+    EXPECT_EQ(ferry::current_backend(), ferry::backend::llvm_offload);
+    EXPECT_TRUE(contains(ferry::device_description(), "through LLVM offload"))
+        << ferry::device_description();
+  }
 }
 
 TEST(backend_selection, device_backend_missing_is_an_error_not_a_fallback) {

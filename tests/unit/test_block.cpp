@@ -112,6 +112,107 @@ void mat_mat_shared_unsafe(ferry::index n, const std::vector<double>& a,
   dc.copy_to_host(c);
 }
 
+// --- the user guide's example of K slots per thread (docs/user-guide.md, section 14) -----------
+
+constexpr int window_block = 64;
+constexpr ferry::index radius = 3;
+
+/// y[i] = x[i - 3] + ... + x[i + 3] (x counting 0 outside [0, n)), summed left to right. A block
+/// of 64 outputs needs 64 + 2·3 = 70 inputs, more than its 64 threads: the staged window is a
+/// shared array with 2 slots per thread (128 slots), of which each thread fills its own two.
+void windowed_sums(const std::vector<double>& x, std::vector<double>& y) {
+  using thread = ferry::block_thread<ferry::index>;
+  using window = ferry::shared<double, 2>;  // slot p holds x[first - radius + p]
+  const auto n = static_cast<ferry::index>(x.size());
+  ferry::launch_blocks(
+      {.name = "windowed_sums"}, ferry::blocks<window_block>(ferry::range{n}),
+      // State: the thread's sum.
+      ferry::block_kernel<double, window>(
+          // Each thread loads the inputs of its own slots k = 0, 1, at positions local + 64·k of
+          // the window (a warp's loads are consecutive addresses).
+          ferry::phase(ferry::writes<0>,
+                       [] FERRY_KERNEL(const thread& th, double&, ferry::own_slots<double, 2> w,
+                                       ferry::view<const double> x, ferry::index n) {
+                         const ferry::index first = th.global - th.local;  // the block's first
+                         for (ferry::index k = 0; k < w.size(); ++k) {
+                           const ferry::index at = first - radius + w.position(k);
+                           w[k] = at >= 0 && at < n ? x[at] : 0.0;
+                         }
+                       }),
+          // After the barrier, each thread reads 7 consecutive slots, most of them other threads'.
+          ferry::phase([] FERRY_KERNEL(const thread& th, double& sum, ferry::view<const double> w,
+                                       ferry::view<const double>, ferry::index) {
+            for (ferry::index r = 0; r <= 2 * radius; ++r) sum += w[th.local + r];
+          }),
+          ferry::finish([] FERRY_KERNEL(const thread&, const double& sum, double& y,
+                                        ferry::view<const double>, ferry::index) { y = sum; })),
+      ferry::write_only(ferry::elementwise(y)), std::as_const(x), n);
+}
+
+/// The same sums with plain loops (the reference).
+std::vector<double> windowed_reference(const std::vector<double>& x) {
+  const auto n = static_cast<ferry::index>(x.size());
+  std::vector<double> y(x.size(), 0.0);
+  for (ferry::index i = 0; i < n; ++i) {
+    double s = 0.0;
+    for (ferry::index at = i - radius; at <= i + radius; ++at)
+      if (at >= 0 && at < n) s += x[static_cast<std::size_t>(at)];
+    y[static_cast<std::size_t>(i)] = s;
+  }
+  return y;
+}
+
+/// Slot numbering of a 3-slot array in 4 x 2 blocks (8 threads, 24 slots): each thread writes
+/// 1000·b + position into its slots, reads them back in the same phase (its own), then, after
+/// the barrier, returns the sum of the slots at positions 23 - position(k) (other threads').
+/// `bad_own` / `bad_read`: an own-slot index or a read position past the end (bounds errors).
+void multi_slot_mirror(ferry::index nx, ferry::index ny, std::vector<double>& out,
+                       ferry::index bad_own, ferry::index bad_read) {
+  using thread = ferry::block_thread<ferry::index2>;
+  ferry::launch_blocks(
+      {.name = "multi_slot_mirror"}, ferry::blocks<4, 2>(ferry::range2d{nx, ny}),
+      ferry::block_kernel<double, ferry::shared<double, 3>>(
+          ferry::phase(ferry::writes<0>,
+                       [] FERRY_KERNEL(const thread& th, double& own, ferry::own_slots<double, 3> s,
+                                       ferry::index bad_own, ferry::index) {
+                         const ferry::index b = th.block.i + 100 * th.block.j;
+                         for (ferry::index k = 0; k < s.size(); ++k)
+                           s[k] = static_cast<double>(1000 * b + s.position(k));
+                         for (ferry::index k = 0; k < s.size(); ++k) own += s[k];
+                         s[bad_own] = -1.0;  // 0 (a valid slot, rewritten below) or past the end
+                         s[0] = static_cast<double>(1000 * b + s.position(0));
+                       }),
+          ferry::phase([] FERRY_KERNEL(const thread& th, double& v, ferry::view<const double> s,
+                                       ferry::index, ferry::index bad_read) {
+            const ferry::index me = th.local.i + 4 * th.local.j;
+            double mirrored = 0.0;
+            for (ferry::index k = 0; k < 3; ++k) mirrored += s[23 - (me + 8 * k)];
+            v = 1e6 * v + mirrored + s[bad_read] * 0.0;
+          }),
+          ferry::finish([] FERRY_KERNEL(const thread&, const double& v, double& o, ferry::index,
+                                        ferry::index) { o = v; })),
+      ferry::elementwise(out), bad_own, bad_read);
+}
+
+/// 1024 threads with 8 double slots each: 64 KiB per block, more than the host backends' 48 KiB
+/// (the slot count is part of the size).
+void eight_slots_per_thread(std::vector<double>& out) {
+  using thread = ferry::block_thread<ferry::index>;
+  ferry::launch_blocks(
+      {.name = "eight_slots_per_thread"},
+      ferry::blocks<1024>(ferry::range{static_cast<ferry::index>(out.size())}),
+      ferry::block_kernel<double, ferry::shared<double, 8>>(
+          ferry::phase(ferry::writes<0>,
+                       [] FERRY_KERNEL(const thread&, double&, ferry::own_slots<double, 8> s) {
+                         for (ferry::index k = 0; k < s.size(); ++k) s[k] = 1.0;
+                       }),
+          ferry::phase([] FERRY_KERNEL(const thread& th, double& v, ferry::view<const double> s) {
+            v = s[8 * 1024 - 1 - th.local];
+          }),
+          ferry::finish([] FERRY_KERNEL(const thread&, const double& v, double& o) { o = v; })),
+      ferry::elementwise(out));
+}
+
 // --- phase order in 1D and 3D blocks -----------------------------------------------------------
 
 /// out[i] = x[mirror(i)], the mirror taken inside i's block of 8 (a partial last block mirrors
@@ -326,7 +427,9 @@ TEST_P(block_test, shared_arrays_larger_than_the_backend_allows_fail_before_anyt
                          "the block-shared arrays take 262144 bytes per block, more "
                          "than the " +
                              std::string(ferry::to_string(backend())) + " backend allows ("));
-    if (!on_device()) EXPECT_TRUE(contains(e.what(), "allows (49152 bytes)"));
+    if (!on_device()) {
+      EXPECT_TRUE(contains(e.what(), "allows (49152 bytes)"));
+    }
   }
   EXPECT_EQ(out, std::vector<double>(2048, -1.0));
 }
@@ -352,6 +455,80 @@ TEST_P(block_test, the_checked_backend_poisons_slots_no_phase_wrote) {
   std::vector<double> out(4, 0.0);
   read_unwritten_slot(out);
   for (double v : out) EXPECT_TRUE(std::isnan(v)) << v;
+}
+
+TEST_P(block_test, several_slots_per_thread_stage_a_window_larger_than_the_block) {
+  for (const std::size_t n : {std::size_t{1}, std::size_t{64}, std::size_t{200}}) {
+    const auto x = numbered(n, 0.5);
+    std::vector<double> y(n, 99.0);
+    windowed_sums(x, y);
+    // Exact: sums of at most 7 multiples of 1/2 below 2^53, in the same order.
+    EXPECT_EQ(y, windowed_reference(x)) << "n = " << n;
+  }
+}
+
+TEST_P(block_test, own_slots_interleave_threads_and_read_back_in_their_phase) {
+  const ferry::index nx = 6, ny = 3;  // partial blocks along both dimensions
+  std::vector<double> out(static_cast<std::size_t>(nx * ny), -5.0);
+  multi_slot_mirror(nx, ny, out, 0, 0);
+  for (ferry::index j = 0; j < ny; ++j)
+    for (ferry::index i = 0; i < nx; ++i) {
+      const double b = static_cast<double>(i / 4 + 100 * (j / 2));
+      const ferry::index me = i % 4 + 4 * (j % 2);
+      double own = 0.0, mirrored = 0.0;
+      for (ferry::index k = 0; k < 3; ++k) {
+        own += 1000 * b + static_cast<double>(me + 8 * k);
+        mirrored += 1000 * b + static_cast<double>(23 - (me + 8 * k));
+      }
+      EXPECT_EQ(out[static_cast<std::size_t>(i + nx * j)], 1e6 * own + mirrored)
+          << "(" << i << ", " << j << ")";
+    }
+}
+
+TEST_P(block_test, own_slots_and_flat_shared_views_are_bounds_checked) {
+  if (on_device()) GTEST_SKIP() << "a device traps on a failed check";
+  std::vector<double> out(8, -1.0);
+  try {
+    multi_slot_mirror(4, 2, out, 3, 0);
+    FAIL() << "an own-slot index past K was not detected";
+  } catch (const ferry::bounds_error& e) {
+    EXPECT_EQ(e.kernel(), "multi_slot_mirror");
+    EXPECT_TRUE(contains(e.what(),
+                         "ferry: multi_slot_mirror: shared array 0: own_slots index 3 out of "
+                         "bounds [0, 3)"))
+        << e.what();
+  }
+  try {
+    multi_slot_mirror(4, 2, out, 0, 24);
+    FAIL() << "a read past the K x threads slots was not detected";
+  } catch (const ferry::bounds_error& e) {
+    EXPECT_EQ(e.kernel(), "multi_slot_mirror");
+    EXPECT_TRUE(contains(e.what(),
+                         "ferry: multi_slot_mirror: shared array 0: view index 24 out of bounds "
+                         "[0, 24)"))
+        << e.what();
+  }
+}
+
+TEST_P(block_test, slots_per_thread_count_toward_the_shared_size_limit) {
+  std::vector<double> out(1024, -1.0);
+  if (on_device()) {
+    // 64 KiB fits an H100/H200's opt-in limit (227 KiB): the launch runs.
+    eight_slots_per_thread(out);
+    EXPECT_EQ(out, std::vector<double>(1024, 1.0));
+    return;
+  }
+  try {
+    eight_slots_per_thread(out);
+    FAIL() << "64 KiB of shared slots were accepted on a host backend";
+  } catch (const ferry::launch_error& e) {
+    EXPECT_EQ(e.kernel(), "eight_slots_per_thread");
+    EXPECT_TRUE(contains(
+        e.what(), "the block-shared arrays take 65536 bytes per block, more than the " +
+                      std::string(ferry::to_string(backend())) + " backend allows (49152 bytes)"))
+        << e.what();
+  }
+  EXPECT_EQ(out, std::vector<double>(1024, -1.0));
 }
 
 FERRY_INSTANTIATE_BACKENDS(block_test);

@@ -7,8 +7,9 @@
 // is never overwritten; nothing is copied back after a failed launch (separate-memory backends
 // leave host data unchanged) and no reduction result is stored; later launches still work.
 //
-// On a GPU the failing thread traps instead (the CUDA context does not survive it), so the cuda
-// instances skip here; tests/device proves the device path in a child process.
+// On a GPU the failing thread traps instead (the CUDA context does not survive it), so the device
+// instances skip here; tests/device proves the device path in a child process on cuda, and the
+// death test at the end of this file on llvm_offload (whose runtime ends the process).
 #include <limits>
 #include <vector>
 
@@ -373,6 +374,32 @@ TEST(bounds_outside_launch, subview_checks_its_window) {
   const ferry::view<double> huge(a, std::numeric_limits<index>::max());
   EXPECT_EQ(huge.subview(1, 2)[1], 2.0);
   EXPECT_THROW((void)huge.subview(std::numeric_limits<index>::max(), 1), ferry::bounds_error);
+}
+
+// llvm_offload: the failed check traps on the GPU, the kernel fails, and LLVM's offload runtime
+// ends the process (it cannot report a failed kernel to its caller): never a wrong result handed
+// back. Proven in a child process (a gtest death test, re-executing this program), after the same
+// kernel in bounds has run on the device in this one.
+TEST(bounds_llvm_offload, failed_check_ends_the_process) {
+  if (!ferry::backend_compiled(ferry::backend::llvm_offload))
+    GTEST_SKIP() << "not an llvm_offload build";
+  try {
+    ferry::set_backend(ferry::backend::llvm_offload);
+  } catch (const ferry::backend_error& e) {
+    GTEST_SKIP() << "no device: " << e.what();
+  }
+  const std::vector<double> x(1000, 2.0);
+  std::vector<double> out(1000, -1.0);
+  in_bounds(out, x);
+  EXPECT_EQ(out, std::vector<double>(1000, 3.0));
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(
+      {
+        ferry::set_backend(ferry::backend::llvm_offload);
+        read_past_end(out, x);
+      },
+      "");
+  ferry::set_backend(ferry::backend::serial);
 }
 
 }  // namespace

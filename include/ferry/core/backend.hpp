@@ -14,11 +14,14 @@ enum class backend {
   openmp,   ///< host threads (OpenMP), host memory: the default of host-only builds
   cuda,     ///< NVIDIA GPU (builds with FERRY_DEVICE_BACKEND=cuda)
   hip,      ///< AMD GPU (builds with FERRY_DEVICE_BACKEND=hip)
+  /// NVIDIA or AMD GPU through LLVM's offload runtime, from one executable holding both
+  /// (builds with FERRY_DEVICE_BACKEND=llvm_offload)
+  llvm_offload,
 };
 
 /// The backend launches use now. On first use it comes from the FERRY_BACKEND environment
-/// variable (serial, checked, openmp, cuda, hip), else the build's default: its device backend
-/// (cuda, hip) where it has one, openmp otherwise.
+/// variable (serial, checked, openmp, cuda, hip, llvm_offload), else the build's default: its
+/// device backend (cuda, hip, llvm_offload) where it has one, openmp otherwise.
 /// Throws backend_error if FERRY_BACKEND names an unknown backend or one this build lacks, or
 /// if the default is a device backend and no device is present (no silent host fallback: set
 /// FERRY_BACKEND=openmp to run on the host).

@@ -6,7 +6,9 @@
 
 #include <cstddef>
 
-#if defined(__CUDACC__) || defined(__HIPCC__) || defined(__HIP__)
+// __CUDA__ alone: clang -x cuda -foffload-via-llvm (the llvm_offload backend), which does not
+// include clang's CUDA runtime wrapper and so has no __CUDACC__.
+#if defined(__CUDACC__) || defined(__HIPCC__) || defined(__HIP__) || defined(__CUDA__)
 #define FERRY_HOST_DEVICE __host__ __device__
 #define FERRY_DEVICE_COMPILER 1
 #else
@@ -42,7 +44,8 @@
 #define FERRY_NOINLINE __attribute__((noinline))
 #endif
 
-/// Device-compilation pass of a single-source build (nvcc/clang device side).
+/// Device-compilation pass of a single-source build (nvcc/clang device side; clang
+/// -foffload-via-llvm defines __CUDA_ARCH__ in its NVPTX and AMDGPU passes alike).
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #define FERRY_DEVICE_PASS 1
 #else
@@ -51,8 +54,9 @@
 
 /// Ends the calling device thread and fails its launch (in device code). The compilers spell
 /// it differently: nvcc's __trap() (PTX trap), clang's __builtin_trap() for AMD GPUs (s_trap;
-/// also what the host pass of a device compiler parses in __device__ functions).
-#if defined(__CUDA_ARCH__)
+/// also what the host pass of a device compiler parses in __device__ functions, and what clang
+/// -foffload-via-llvm, which declares no __trap(), uses for NVPTX too).
+#if defined(__CUDA_ARCH__) && defined(__CUDACC__)
 #define FERRY_DEVICE_TRAP() __trap()
 #else
 #define FERRY_DEVICE_TRAP() __builtin_trap()

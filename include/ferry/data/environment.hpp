@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "ferry/core/backend.hpp"
 #include "ferry/data/runtime.hpp"
 #include "ferry/partition/region.hpp"
 
@@ -93,6 +94,12 @@ struct arg_region {
 /// Throws backend_error as current_backend() does.
 device_runtime* active_runtime();
 
+/// The runtime of backend b, or nullptr for host-memory backends. A launch reads the current
+/// backend once and takes its runtime from that value: asking active_runtime() again could see
+/// another thread's set_backend and pair one backend's executor with another's memory (host
+/// code on device addresses). Throws backend_error for a backend this build lacks.
+device_runtime* runtime_of(backend b);
+
 /// The checked backend's host-emulated device.
 device_runtime& checked_runtime();
 
@@ -146,29 +153,43 @@ void release_resident(resident_ref ref, const char* who, bool copy_back = true);
 /// Number of resident entries (for tests and reports).
 std::size_t resident_count();
 
-/// Throws residency_error (naming the kernel and argument position) if a reduction's host
-/// target [target, target + bytes) lies in resident memory: the launch stores the result there
-/// on the host, behind the resident copy's back.
-void check_reduction_target(const char* kernel, int arg, const void* target, std::size_t bytes);
+/// Host work a launch does after its kernel and copies back while it is still registered as in
+/// flight: storing reduction results into their host targets, which the registration keeps
+/// other threads' launches and preloads away from. `run(ctx)`; nothing when run is null.
+struct finish_hook {
+  void (*run)(void*) = nullptr;
+  void* ctx = nullptr;
+  /// A hook that calls f() (f must outlive the finish() call).
+  template <class F>
+  static finish_hook of(F& f) {
+    return {[](void* c) { (*static_cast<F*>(c))(); }, &f};
+  }
+};
 
 /// Maps one launch's regions to addresses on the executing side and moves data as the mapping
 /// rules say. Construct before the kernel, call finish() after it. If the constructor throws,
 /// or the launch fails before finish(), everything allocated is freed, pinned entries are
 /// unpinned and nothing is copied back, so host data is left untouched; finish() frees
 /// everything even when a copy back fails. While it lives the launch is registered as in flight
-/// (cross-thread aliasing check).
+/// (cross-thread aliasing check), with its regions and its reduction targets.
 class launch_mapping {
  public:
   /// rt == nullptr: host-memory backend (addresses are the host's; resident data that the
   /// device holds newer is synced back first). `out` receives one address per region.
+  /// `targets`: the launch's reduction targets (host memory it writes after the kernel; never
+  /// mapped). Throws residency_error if a target lies in resident memory (the host-side store
+  /// of the result would bypass the resident copy), aliasing_error if a launch in flight on
+  /// another thread overlaps a region or target with a write; and as make_resident.
   launch_mapping(device_runtime* rt, const char* kernel, std::span<const arg_region> regions,
-                 void** out);
+                 void** out, std::span<const arg_region> targets = {});
   launch_mapping(const launch_mapping&) = delete;
   launch_mapping& operator=(const launch_mapping&) = delete;
-  /// After the kernel: device->host for writable transient regions, frees them, updates the
-  /// residency state of resident ones. Checked backend: throws residency_error (after all of
-  /// that) if the kernel wrote a read-only argument.
-  void finish();
+  /// After the kernel: device->host for writable transient regions, then `before_unregister`
+  /// (the launch's reduction stores) if everything before it succeeded, frees the transient
+  /// regions, updates the residency state of resident ones and leaves the in-flight registry.
+  /// Checked backend: throws residency_error (after all of that, without running the hook) if
+  /// the kernel wrote a read-only argument.
+  void finish(finish_hook before_unregister = {});
   ~launch_mapping();
 
  private:
@@ -178,20 +199,28 @@ class launch_mapping {
   struct slot {
     env_entry* entry;   // pinned resident entry, or nullptr
     bool direct;        // the launch uses entry's copy (not a transient one)
+    bool complete;      // direct: the entry's copy held the newest data when the kernel started
     std::byte* device;  // transient allocation
     std::size_t device_bytes;
     std::uint64_t read_hash;  // checked backend: hash of a read-only region before the kernel
   };
   void map(void** out);
+  /// Lock held: records in the resident entries this launch wrote that their copy it used is
+  /// now the newer one (`failed`: the kernel stopped part-way, so only copies that were
+  /// complete when it started take the lead); marks a read-only entry the kernel corrupted
+  /// (`written_read_only`, a 1-based slot) for copying in again.
+  void record_writes(bool failed, int written_read_only);
   void cleanup() noexcept;
   friend struct inflight_registry;
   device_runtime* rt_;
   const char* kernel_;
   std::span<const arg_region> regions_;
+  std::span<const arg_region> targets_;
   void** out_ = nullptr;
   slot slots_[max_slots];
   bool registered_ = false;
   bool pinned_ = false;
+  bool ran_ = false;  // mapped: the kernel may run (and write resident copies) from now on
   launch_mapping* prev_ = nullptr;  // in-flight registry links
   launch_mapping* next_ = nullptr;
 };

@@ -1,11 +1,20 @@
 // ferry-perf: Apps_LTIMES ferry variants (spec 2.17).
 //
 // ferry_A launches on the host vectors (each launch maps its own data), ferry_B makes the data
-// resident first so the same launch moves nothing, ferry_C is the raw device-pointer form with
-// RAJAPerf's Base_CUDA shape (block 32 x 4 x 2 over m, g, z).
-// One thread per (m, g, z): range3d{num_m, num_g, num_z} with elementwise(phi) gives thread
-// (m, g, z) the element m + num_m·(g + num_g·z), which is exactly phi[z][g][m]. phi accumulates
-// over reps, so it is read-write.
+// resident first so the same launch moves nothing; both run the tiled block launch below
+// (tiled_rep). ferry_C is the raw device-pointer form with RAJAPerf's Base_CUDA shape (block
+// 32 x 4 x 2 over m, g, z, one thread per (m, g, z) looping over d in global memory).
+//
+// Why a tile: the one-thread-per-output kernel reads ell[m][d] with the 25 m of a warp 512 bytes
+// apart, so each of its 64 ell loads per thread touches 25 cache lines: the L1 throughput, not
+// DRAM, bounds it (perf/NOTES.md, "LTIMES tiled"). The tile stages the 8 psi vectors of its
+// (z, g) pairs and the ell block once in block-shared memory (padded rows: no bank conflicts),
+// where the 32 m of a warp read one broadcast psi value and 32 consecutive-bank ell values per d.
+// The sums are the reference's, d ascending; phi's old value is added once at the end, in
+// `finish` (the reference adds each product to phi directly), which changes only the rounding of
+// that one addition: the checksum stays within the spec's tolerance (tests/perf).
+#include "kernels/apps/LTIMES-ferry.hpp"
+
 #include <span>
 #include <utility>
 
@@ -17,18 +26,73 @@
 // helpers live in a named namespace rather than an unnamed one.
 namespace ferry_perf::apps::ltimes_ferry {
 
-/// One rep: one launch. Shared by ferry_A and ferry_B, which differ only in where the data
-/// lives.
+using thread = ferry::block_thread<ferry::index3>;
+using cview = ferry::view<const Real_type>;
+using psi_tile = ferry::shared<Real_type, psi_slots>;  // [pair][d], pair = g + tile_g·z (local)
+using ell_tile = ferry::shared<Real_type, ell_slots>;  // [m][d] with row stride ell_stride
+
+void tiled_rep(const char* name, LTIMES& k) {
+  const ferry::index num_d = k.m_num_d;
+  ferry::launch_blocks(
+      {.name = name},
+      ferry::blocks<tile_m, tile_g, tile_z>(ferry::range3d{k.m_num_m, k.m_num_g, k.m_num_z}),
+      ferry::block_kernel<Real_type, psi_tile, ell_tile>(  // state: the thread's sum over d
+          ferry::repeat(
+              (num_d + tile_d - 1) / tile_d,
+              // Stage directions [d0, d0 + tile_d) of the tile's psi vectors and ell rows (zero
+              // past the arrays' ends and in ell's padding column). Slot positions run over
+              // consecutive d, so a warp loads consecutive global addresses.
+              ferry::phase(ferry::writes<0, 1>,
+                           [] FERRY_KERNEL(const thread& th, Real_type&,
+                                           ferry::own_slots<Real_type, psi_slots> psi_s,
+                                           ferry::own_slots<Real_type, ell_slots> ell_s, cview ell,
+                                           cview psi, ferry::index num_d, ferry::index num_g,
+                                           ferry::index num_m, ferry::index num_z) {
+                             const ferry::index d0 = th.step * tile_d;
+                             const ferry::index g0 = th.global.j - th.local.j;
+                             const ferry::index z0 = th.global.k - th.local.k;
+                             const ferry::index m0 = th.global.i - th.local.i;
+                             for (ferry::index s = 0; s < psi_s.size(); ++s) {
+                               const ferry::index e = psi_s.position(s);
+                               const ferry::index d = d0 + e % tile_d, pair = e / tile_d;
+                               const ferry::index g = g0 + pair % tile_g, z = z0 + pair / tile_g;
+                               psi_s[s] = d < num_d && g < num_g && z < num_z
+                                              ? psi[d + num_d * (g + num_g * z)]
+                                              : 0.0;
+                             }
+                             for (ferry::index s = 0; s < ell_s.size(); ++s) {
+                               const ferry::index e = ell_s.position(s);
+                               const ferry::index dd = e % ell_stride, m = m0 + e / ell_stride;
+                               ell_s[s] = dd < tile_d && d0 + dd < num_d && m < num_m &&
+                                                  e / ell_stride < tile_m
+                                              ? ell[d0 + dd + num_d * m]
+                                              : 0.0;
+                             }
+                           }),
+              // Threads inside the space add this step's products, d ascending.
+              ferry::phase([] FERRY_KERNEL(const thread& th, Real_type& sum, cview psi_s,
+                                           cview ell_s, cview, cview, ferry::index num_d,
+                                           ferry::index, ferry::index, ferry::index) {
+                if (!th.inside) return;
+                const ferry::index d0 = th.step * tile_d;
+                const ferry::index n = num_d - d0 < tile_d ? num_d - d0 : tile_d;
+                const ferry::index pair = th.local.j + tile_g * th.local.k;
+                // One check per window; the loop's own bound then proves each index.
+                const cview e = ell_s.subview(th.local.i * ell_stride, n);
+                const cview p = psi_s.subview(pair * tile_d, n);
+                for (ferry::index d = 0; d < n; ++d) sum += e[d] * p[d];
+              })),
+          ferry::finish([] FERRY_KERNEL(const thread&, const Real_type& sum, Real_type& phi, cview,
+                                        cview, ferry::index, ferry::index, ferry::index,
+                                        ferry::index) { phi += sum; })),
+      ferry::elementwise(k.m_phi), std::as_const(k.m_ell), std::as_const(k.m_psi), num_d, k.m_num_g,
+      k.m_num_m, k.m_num_z);
+}
+
+/// One rep: one tiled launch. Shared by ferry_A and ferry_B, which differ only in where the
+/// data lives.
 void rep(LTIMES& k) {
-  ferry::launch(
-      {.name = "LTIMES"}, ferry::range3d{k.m_num_m, k.m_num_g, k.m_num_z},
-      [] FERRY_KERNEL(const ferry::index3 x, Real_type& phi, ferry::view<const Real_type> ell,
-                      ferry::view<const Real_type> psi, ferry::index num_d, ferry::index num_g) {
-        for (ferry::index d = 0; d < num_d; ++d)
-          phi += ell[d + num_d * x.i] * psi[d + num_d * (x.j + num_g * x.k)];
-      },
-      ferry::elementwise(k.m_phi), std::as_const(k.m_ell), std::as_const(k.m_psi), k.m_num_d,
-      k.m_num_g);
+  tiled_rep("LTIMES", k);
 }
 
 void run_ferry_a(LTIMES& k, int reps, rep_timer& t) {

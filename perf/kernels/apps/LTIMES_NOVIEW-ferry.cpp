@@ -1,34 +1,29 @@
 // ferry-perf: Apps_LTIMES_NOVIEW ferry variants (spec 2.18).
 //
 // The same shape as LTIMES's ferry variants: ferry_A launches on the host vectors (each launch
-// maps its own data), ferry_B makes the data resident first so the same launch moves nothing,
-// ferry_C is the raw device-pointer form with RAJAPerf's Base_CUDA shape (block 32 x 4 x 2 over
-// m, g, z). One thread per (m, g, z): range3d{num_m, num_g, num_z} with elementwise(phi) gives
-// thread (m, g, z) the element m + num_m·(g + num_g·z) = m + g·num_m + z·num_m·num_g, its own
-// phi[z][g][m]; ell and psi are read through views with the NOVIEW index expressions.
+// maps its own data), ferry_B makes the data resident first so the same launch moves nothing;
+// both run LTIMES's tiled block launch (ltimes_ferry::tiled_rep, LTIMES-ferry.hpp), in which
+// psi and ell are read once per tile into block-shared memory and phi is written through the
+// elementwise strategy: the view-or-raw-index distinction of this kernel no longer reaches the
+// inner loop, which reads the staged tiles. ferry_C is the raw device-pointer form with
+// RAJAPerf's Base_CUDA shape (block 32 x 4 x 2 over m, g, z, one thread per (m, g, z)) and the
+// NOVIEW index expressions (ltimes_noview_body).
 #include <span>
 #include <utility>
 
 #include <ferry/ferry.hpp>
 
+#include "kernels/apps/LTIMES-ferry.hpp"
 #include "kernels/apps/LTIMES_NOVIEW.hpp"
 
 // Extended (host/device) lambdas need an enclosing function with external linkage, so the
 // helpers live in a named namespace rather than an unnamed one.
 namespace ferry_perf::apps::ltimes_noview_ferry {
 
-/// One rep: one launch. Shared by ferry_A and ferry_B, which differ only in where the data
-/// lives.
+/// One rep: one tiled launch. Shared by ferry_A and ferry_B, which differ only in where the
+/// data lives.
 void rep(LTIMES_NOVIEW& k) {
-  using cview = ferry::view<const Real_type>;
-  ferry::launch(
-      {.name = "LTIMES_NOVIEW"}, ferry::range3d{k.m_num_m, k.m_num_g, k.m_num_z},
-      [] FERRY_KERNEL(const ferry::index3 x, Real_type& phi, cview ell, cview psi,
-                      ferry::index num_d, ferry::index num_g) {
-        ltimes_noview_body(phi, ell, psi, num_d, num_g, x.k, x.j, x.i);
-      },
-      ferry::elementwise(k.m_phi), std::as_const(k.m_ell), std::as_const(k.m_psi), k.m_num_d,
-      k.m_num_g);
+  ltimes_ferry::tiled_rep("LTIMES_NOVIEW", k);
 }
 
 void run_ferry_a(LTIMES_NOVIEW& k, int reps, rep_timer& t) {

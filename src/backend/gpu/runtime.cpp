@@ -16,6 +16,7 @@
 #include FERRY_DEVICE_INTRINSICS_HEADER
 #include "ferry/backend/gpu/scratch.hpp"
 #include "ferry/backend/gpu/transfer.hpp"
+#include "ferry/core/config.hpp"
 #include "ferry/core/error.hpp"
 #include "ferry/data/environment.hpp"
 
