@@ -104,11 +104,14 @@ endmacro()
 #                                 ("for OpenMP compilation only") because the device passes of
 #                                 this mode do not enable OpenMP; the device math ferry needs is in
 #                                 ferry/backend/llvm_offload/intrinsics.hpp instead;
-#   -Xclang=-fopenmp              the driver drops -fopenmp from the host pass in this mode, and
-#                                 ferry's host backends in the same source (the openmp backend's
-#                                 parallel loops) need it;
 #   -include.../intrinsics.hpp    device overloads of math functions and CUDA's device names
 #                                 before any code of the source (see that header).
+# Not OpenMP: in this mode the driver drops -fopenmp from the host pass, and forcing it on
+# (-Xclang -fopenmp, which no -Xarch_host can confine to the host) puts the device passes into
+# OpenMP device mode, which leaves every CUDA kernel out of the device images (caught by the test
+# codegen.llvm_offload_images_hold_the_kernels). So the host code of a device source has no
+# OpenMP: a launch compiled there runs serially when the openmp backend is selected (sources not
+# marked as device sources, and the library, keep their OpenMP).
 # Link: -foffload-via-llvm with the same architectures and -nogpulib (the device link), -fopenmp
 # (libomp and libomptarget), and the vendors' device math libraries as inputs of each target's
 # device link (-Xoffload-linker-<triple>): libdevice for NVPTX (FERRY_LIBDEVICE, from the CUDA
@@ -146,7 +149,7 @@ macro(ferry_setup_llvm_offload)
     list(APPEND _ferry_arch_opts --offload-arch=${arch})
   endforeach()
   set(FERRY_LLVM_OFFLOAD_COMPILE_OPTIONS -x cuda -foffload-via-llvm ${_ferry_arch_opts} -nogpulib
-      -nogpuinc -Xclang=-fopenmp -includeferry/backend/llvm_offload/intrinsics.hpp)
+      -nogpuinc -includeferry/backend/llvm_offload/intrinsics.hpp)
   set(FERRY_LLVM_OFFLOAD_LINK_OPTIONS -foffload-via-llvm ${_ferry_arch_opts} -nogpulib -fopenmp)
   if(_ferry_nv_archs)
     if(NOT FERRY_LIBDEVICE)
