@@ -96,6 +96,11 @@ endmacro()
 # Compile (clang 22), each flag and why:
 #   -x cuda -foffload-via-llvm    CUDA's language, kernels registered with LLVM's offload runtime
 #                                 (libomptarget) instead of the CUDA runtime;
+#   -foffload-lto                 device code as bitcode, linked once per program (also at the
+#                                 link): without it each source becomes a finished NVIDIA image,
+#                                 and nvlink rejects a template kernel instantiated in two sources,
+#                                 or two anonymous-namespace kernels of the same name (this mode
+#                                 gives them external symbols), as multiple definitions;
 #   --offload-arch=A (each)       one device image per architecture in the same object;
 #   -nogpulib                     no OpenMP device runtime: Debian's packages do not ship it
 #                                 (libompdevice), and CUDA kernels do not need it;
@@ -148,9 +153,10 @@ macro(ferry_setup_llvm_offload)
   foreach(arch IN LISTS FERRY_LLVM_OFFLOAD_ARCHITECTURES)
     list(APPEND _ferry_arch_opts --offload-arch=${arch})
   endforeach()
-  set(FERRY_LLVM_OFFLOAD_COMPILE_OPTIONS -x cuda -foffload-via-llvm ${_ferry_arch_opts} -nogpulib
-      -nogpuinc -includeferry/backend/llvm_offload/intrinsics.hpp)
-  set(FERRY_LLVM_OFFLOAD_LINK_OPTIONS -foffload-via-llvm ${_ferry_arch_opts} -nogpulib -fopenmp)
+  set(FERRY_LLVM_OFFLOAD_COMPILE_OPTIONS -x cuda -foffload-via-llvm -foffload-lto ${_ferry_arch_opts}
+      -nogpulib -nogpuinc -includeferry/backend/llvm_offload/intrinsics.hpp)
+  set(FERRY_LLVM_OFFLOAD_LINK_OPTIONS -foffload-via-llvm -foffload-lto ${_ferry_arch_opts} -nogpulib
+      -fopenmp)
   if(_ferry_nv_archs)
     if(NOT FERRY_LIBDEVICE)
       find_package(CUDAToolkit QUIET)

@@ -69,10 +69,7 @@ void count_2d(ferry::range2d s, double& total) {
       ferry::sum(total));
 }
 
-// Named unlike test_launch.cpp's indirect_fill: with clang -foffload-via-llvm (llvm_offload) a
-// kernel instantiated from a lambda in an anonymous namespace keeps that namespace's name in its
-// symbol without a per-source suffix, so equal names in two sources collide at the device link.
-void indirect_fill_far(std::vector<double>& v, const ferry::index_set& set) {
+void indirect_fill(std::vector<double>& v, const ferry::index_set& set) {
   ferry::launch(
       {.name = "indirect_fill"}, ferry::range{set.size()},
       [] FERRY_KERNEL(const index, ferry::indexed_ref<double> r) { r.value = 1.0; },
@@ -140,7 +137,7 @@ TEST_P(regression_test, an_index_set_entry_at_int64_max_cannot_reach_a_launch) {
                ferry::partition_error);
   const ferry::index_set far(std::vector<index>{1, ferry::max_extent - 1});
   try {
-    indirect_fill_far(v, far);
+    indirect_fill(v, far);
     FAIL() << "an index list past the buffer was launched";
   } catch (const ferry::launch_error& e) {
     EXPECT_TRUE(ferry_test::contains(

@@ -128,9 +128,8 @@ struct probe_result {
 };
 
 /// One thread writes what its image was compiled for. A template (N is always 0), so that its
-/// definition is mergeable: a program that lists libferry.a twice gets this object's device code
-/// twice at the device link, and clang -foffload-via-llvm gives even an anonymous-namespace
-/// kernel an external symbol (two copies of a plain kernel collide there).
+/// definition is mergeable (linkonce): a program that lists libferry.a twice brings this object's
+/// device code to the device link twice.
 template <int N>
 __global__ void probe_kernel(probe_result* out) {
 #if defined(__NVPTX__)
