@@ -96,6 +96,11 @@ endmacro()
 # Compile (clang 22), each flag and why:
 #   -x cuda -foffload-via-llvm    CUDA's language, kernels registered with LLVM's offload runtime
 #                                 (libomptarget) instead of the CUDA runtime;
+#   -foffload-lto                 device code as bitcode, linked once per program (also at the
+#                                 link): without it each source becomes a finished NVIDIA image,
+#                                 and nvlink rejects a template kernel instantiated in two sources,
+#                                 or two anonymous-namespace kernels of the same name (this mode
+#                                 gives them external symbols), as multiple definitions;
 #   --offload-arch=A (each)       one device image per architecture in the same object;
 #   -nogpulib                     no OpenMP device runtime: Debian's packages do not ship it
 #                                 (libompdevice), and CUDA kernels do not need it;
@@ -104,11 +109,14 @@ endmacro()
 #                                 ("for OpenMP compilation only") because the device passes of
 #                                 this mode do not enable OpenMP; the device math ferry needs is in
 #                                 ferry/backend/llvm_offload/intrinsics.hpp instead;
-#   -Xclang=-fopenmp              the driver drops -fopenmp from the host pass in this mode, and
-#                                 ferry's host backends in the same source (the openmp backend's
-#                                 parallel loops) need it;
 #   -include.../intrinsics.hpp    device overloads of math functions and CUDA's device names
 #                                 before any code of the source (see that header).
+# Not OpenMP: in this mode the driver drops -fopenmp from the host pass, and forcing it on
+# (-Xclang -fopenmp, which no -Xarch_host can confine to the host) puts the device passes into
+# OpenMP device mode, which leaves every CUDA kernel out of the device images (caught by the test
+# codegen.llvm_offload_images_hold_the_kernels). So the host code of a device source has no
+# OpenMP: a launch compiled there runs serially when the openmp backend is selected (sources not
+# marked as device sources, and the library, keep their OpenMP).
 # Link: -foffload-via-llvm with the same architectures and -nogpulib (the device link), -fopenmp
 # (libomp and libomptarget), and the vendors' device math libraries as inputs of each target's
 # device link (-Xoffload-linker-<triple>): libdevice for NVPTX (FERRY_LIBDEVICE, from the CUDA
@@ -145,9 +153,10 @@ macro(ferry_setup_llvm_offload)
   foreach(arch IN LISTS FERRY_LLVM_OFFLOAD_ARCHITECTURES)
     list(APPEND _ferry_arch_opts --offload-arch=${arch})
   endforeach()
-  set(FERRY_LLVM_OFFLOAD_COMPILE_OPTIONS -x cuda -foffload-via-llvm ${_ferry_arch_opts} -nogpulib
-      -nogpuinc -Xclang=-fopenmp -includeferry/backend/llvm_offload/intrinsics.hpp)
-  set(FERRY_LLVM_OFFLOAD_LINK_OPTIONS -foffload-via-llvm ${_ferry_arch_opts} -nogpulib -fopenmp)
+  set(FERRY_LLVM_OFFLOAD_COMPILE_OPTIONS -x cuda -foffload-via-llvm -foffload-lto ${_ferry_arch_opts}
+      -nogpulib -nogpuinc -includeferry/backend/llvm_offload/intrinsics.hpp)
+  set(FERRY_LLVM_OFFLOAD_LINK_OPTIONS -foffload-via-llvm -foffload-lto ${_ferry_arch_opts} -nogpulib
+      -fopenmp)
   if(_ferry_nv_archs)
     if(NOT FERRY_LIBDEVICE)
       find_package(CUDAToolkit QUIET)

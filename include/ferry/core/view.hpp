@@ -178,8 +178,14 @@ inline constexpr bool fits_device_sink = sizeof(T) <= device_sink_bytes && align
 /// nothing reads for a result. Threads that fault at once write it concurrently; what they read
 /// from it is meaningless, and their launch fails anyway. Internal linkage: nvcc's whole-program
 /// device compilation rejects an `inline` device variable, and each translation unit may have
-/// its own sink.
+/// its own sink. clang -x cuda -foffload-via-llvm (the llvm_offload backend; no __CUDACC__) emits a
+/// static device variable with external linkage, so two sources with the sink would fail the
+/// device link (duplicate symbol): there the sink is an `inline` variable, one per program.
+#if defined(__CUDA__) && !defined(__CUDACC__)
+alignas(256) inline __device__ unsigned char device_bounds_sink[device_sink_bytes];
+#else
 alignas(256) static __device__ unsigned char device_bounds_sink[device_sink_bytes];
+#endif
 #endif
 
 #if FERRY_DEVICE_PASS

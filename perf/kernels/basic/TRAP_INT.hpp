@@ -35,8 +35,10 @@ class TRAP_INT : public kernel_base {
 };
 
 /// The integrand of spec 2.10, evaluated in the spec's order: denom = (x−xp)(x−xp) +
-/// (y−yp)(y−yp), then 1/sqrt(denom). Every variant calls this one definition.
-#if defined(__CUDACC__) || defined(__HIP__)
+/// (y−yp)(y−yp), then 1/sqrt(denom). Every variant calls this one definition (a host and device
+/// function for nvcc, clang -x hip and clang -x cuda -foffload-via-llvm, which defines only
+/// __CUDA__).
+#if defined(__CUDACC__) || defined(__HIP__) || defined(__CUDA__)
 __host__ __device__
 #endif
     inline Real_type

@@ -118,7 +118,6 @@ extern "C" unsigned llvmLaunchKernel(const void* func, dim3 grid, dim3 block, vo
 
 namespace ferry::detail {
 namespace gpu {
-namespace {
 
 /// What the probe kernel reports: which image runs and the device's multiprocessor count.
 struct probe_result {
@@ -128,7 +127,10 @@ struct probe_result {
   unsigned warp_size;  ///< threads per warp or wavefront of the image
 };
 
-/// One thread writes what its image was compiled for.
+/// One thread writes what its image was compiled for. A template (N is always 0), so that its
+/// definition is mergeable (linkonce): a program that lists libferry.a twice brings this object's
+/// device code to the device link twice.
+template <int N>
 __global__ void probe_kernel(probe_result* out) {
 #if defined(__NVPTX__)
   out->vendor = 1;
@@ -141,6 +143,8 @@ __global__ void probe_kernel(probe_result* out) {
 #endif
   out->warp_size = warp_size;
 }
+
+namespace {
 
 /// Multiprocessors assumed where the device cannot report them (an AMD image): 110, the compute
 /// units of one MI250X die. Used only to cap reduction grids, which are correct with any grid.
@@ -329,7 +333,7 @@ class offload_device final : public device_runtime {
   void probe() {
     void* d = omp_target_alloc(sizeof(gpu::probe_result), offload_device_id);
     if (d == nullptr) throw device_error("", offload_message("omp_target_alloc (device probe)"));
-    gpu::probe_kernel<<<1, 1>>>(static_cast<gpu::probe_result*>(d));
+    gpu::probe_kernel<0><<<1, 1>>>(static_cast<gpu::probe_result*>(d));
     const int rc = g_last_launch_status;
     const int copied = omp_target_memcpy(&probe_, d, sizeof probe_, 0, 0, host_, offload_device_id);
     omp_target_free(d, offload_device_id);
