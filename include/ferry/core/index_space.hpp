@@ -235,8 +235,8 @@ constexpr bool index_space_ok(const range3d& s) {
 /// The checks are inline (a few compares per launch); the message is built out of line, in the
 /// library, so that translation units that launch do not each compile it.
 template <class S>
-  requires(std::same_as<S, range> || std::same_as<S, range2d> || std::same_as<S, range3d>)
-std::string check_index_space(const S& s) {
+requires(std::same_as<S, range> || std::same_as<S, range2d> || std::same_as<S, range3d>) std::string
+    check_index_space(const S& s) {
   if (detail::index_space_ok(s)) return {};
   return detail::index_space_problem(s);
 }
