@@ -289,9 +289,8 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
   // argument's byte count and partition, all before any extent, byte count, mapping or
   // transfer is computed from them.
   // The fast checks decide; the messages are built only for a launch that fails them.
-  if (!detail::index_space_ok(space))
-    if (const std::string msg = check_index_space(space); !msg.empty())
-      throw launch_error(name, "index space: " + msg);
+  if (const std::string msg = check_index_space(space); !msg.empty())
+    throw launch_error(name, "index space: " + msg);
   {
     int pos = 0;
     auto check = [&](const auto& a, auto tag) {
