@@ -30,4 +30,10 @@ void throw_subview_failure(const void* base, index offset, index count, index n)
                                ") out of bounds [0, " + std::to_string(n) + ")");
 }
 
+void throw_window_failure(const void* base, index offset, index stride, index count, index n) {
+  throw bounds_fault(base, "view window of " + std::to_string(count) + " elements from " +
+                               std::to_string(offset) + " at stride " + std::to_string(stride) +
+                               " out of bounds [0, " + std::to_string(n) + ")");
+}
+
 }  // namespace ferry::detail

@@ -143,6 +143,21 @@ void weighted_window(std::vector<double>& out, const std::vector<double>& x) {
       ferry::elementwise(out), std::as_const(x));
 }
 
+/// out[i] = sum_k (k + 1) x[first + i + k * stride] for k in [0, 4), through one strided
+/// window per output (view::window<4>).
+void strided_window(std::vector<double>& out, const std::vector<double>& x, index first,
+                    index stride) {
+  ferry::launch(
+      {.name = "strided_window"}, ferry::range{static_cast<index>(out.size())},
+      [] FERRY_KERNEL(index i, double& o, ferry::view<const double> xv, index f, index st) {
+        const auto w = xv.window<4>(f + i, st);
+        double s = 0.0;
+        for (index k = 0; k < w.size(); ++k) s += static_cast<double>(k + 1) * w[k];
+        o = s;
+      },
+      ferry::elementwise(out), std::as_const(x), first, stride);
+}
+
 class bounds_test : public ferry_test::on_backend {
  protected:
   void SetUp() override {
@@ -314,6 +329,31 @@ TEST_P(bounds_test, subview_past_the_end_names_kernel_argument_and_window) {
   }
 }
 
+TEST_P(bounds_test, strided_window_past_either_end_names_kernel_argument_and_window) {
+  const std::vector<double> x(12, 1.0);
+  std::vector<double> out(4, -1.0);
+  // i = 3: elements 3, 6, 9, 12 (12 is past the end).
+  try {
+    strided_window(out, x, 0, 3);
+    FAIL() << "out-of-bounds strided window not detected";
+  } catch (const ferry::bounds_error& e) {
+    EXPECT_EQ(e.kernel(), "strided_window");
+    EXPECT_TRUE(contains(e.what(),
+                         "ferry: strided_window: argument 2 (read-only container): "
+                         "view window of 4 elements from 3 at stride 3 out of bounds "
+                         "[0, 12)"))
+        << e.what();
+  }
+  // A negative stride: i = 0 runs 8, 5, 2, -1.
+  try {
+    strided_window(out, x, 8, -3);
+    FAIL() << "strided window below the start not detected";
+  } catch (const ferry::bounds_error& e) {
+    EXPECT_TRUE(contains(e.what(), "view window of 4 elements from 8 at stride -3 out of bounds"))
+        << e.what();
+  }
+}
+
 FERRY_INSTANTIATE_BACKENDS(bounds_test);
 
 // A window in range reads the right elements on every backend, the GPU included (checked
@@ -331,7 +371,89 @@ TEST_P(subview_test, windows_in_range_match_a_sequential_reference) {
   EXPECT_EQ(out, ref);
 }
 
+TEST_P(subview_test, strided_windows_in_range_match_a_sequential_reference) {
+  const index n = 1000;
+  std::vector<double> x(n);
+  for (index k = 0; k < n; ++k) x[k] = 0.25 * static_cast<double>(k % 23) - 2.0;
+  for (const index stride : {index{7}, index{0}, index{-5}}) {
+    const index first = stride < 0 ? -3 * stride : 0;
+    const index count = n - 3 * (stride < 0 ? -stride : stride);
+    std::vector<double> out(count, 0.0), ref(count);
+    for (index i = 0; i < count; ++i) {
+      double s = 0.0;
+      for (index k = 0; k < 4; ++k) s += static_cast<double>(k + 1) * x[first + i + k * stride];
+      ref[i] = s;
+    }
+    strided_window(out, x, first, stride);
+    EXPECT_EQ(out, ref) << "stride " << stride;
+  }
+}
+
 FERRY_INSTANTIATE_BACKENDS(subview_test);
+
+// view::window's range check against a brute-force one, on small extents exhaustively and on
+// the extremes of the index type (where the run's last index overflows 64 bits), compared in
+// 128-bit arithmetic.
+template <int N>
+bool window_reference_out_of_bounds(index offset, index stride, index n) {
+  for (int k = 0; k < N; ++k) {
+    const __int128 at = static_cast<__int128>(offset) + static_cast<__int128>(k) * stride;
+    if (at < 0 || at >= n) return true;
+  }
+  return false;
+}
+
+template <int N>
+void check_window_ranges() {
+  for (index n = 0; n <= 7; ++n)
+    for (index offset = -4; offset <= 9; ++offset)
+      for (index stride = -5; stride <= 5; ++stride)
+        EXPECT_EQ(ferry::detail::window_out_of_bounds<N>(offset, stride, n),
+                  window_reference_out_of_bounds<N>(offset, stride, n))
+            << "N " << N << " n " << n << " offset " << offset << " stride " << stride;
+  const index big = std::numeric_limits<index>::max(), small = std::numeric_limits<index>::min();
+  const index extremes[] = {0,         1,           2,        -1,           big,
+                            big - 1,   big / 2,     big / 3,  -big / 3,     small,
+                            small + 1, big / 2 + 1, -big / 2, (big / 3) + 1};
+  for (const index n : {index{1}, index{10}, big / 2, big - 1, big})
+    for (const index offset : extremes)
+      for (const index stride : extremes)
+        EXPECT_EQ(ferry::detail::window_out_of_bounds<N>(offset, stride, n),
+                  window_reference_out_of_bounds<N>(offset, stride, n))
+            << "N " << N << " n " << n << " offset " << offset << " stride " << stride;
+}
+
+TEST(view_window, range_check_matches_a_brute_force_reference) {
+  check_window_ranges<1>();
+  check_window_ranges<2>();
+  check_window_ranges<3>();
+  check_window_ranges<4>();
+  check_window_ranges<9>();
+}
+
+TEST(view_window, host_window_reads_writes_and_checks_its_own_index) {
+  double a[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+  const ferry::view<double> v(a, 10);
+  const auto w = v.window<3>(1, 4);  // 1, 5, 9
+  EXPECT_EQ(w.size(), 3);
+  EXPECT_EQ(w.stride(), 4);
+  EXPECT_EQ(w[0] + w[1] + w[2], 15.0);
+  w[2] = -1.0;
+  EXPECT_EQ(a[9], -1.0);
+  try {
+    (void)w[3];
+    FAIL() << "window index past N not detected";
+  } catch (const ferry::bounds_error& e) {
+    EXPECT_TRUE(contains(e.what(), "window index 3 out of bounds [0, 3)")) << e.what();
+  }
+  EXPECT_THROW((void)w[-1], ferry::bounds_error);
+  EXPECT_THROW((void)v.window<3>(2, 4), ferry::bounds_error);  // 2, 6, 10
+  EXPECT_THROW((void)v.window<2>(0, std::numeric_limits<index>::max()), ferry::bounds_error);
+  EXPECT_THROW((void)v.window<2>(9, std::numeric_limits<index>::min()), ferry::bounds_error);
+  const ferry::view<double> empty(a, 0);
+  EXPECT_THROW((void)empty.window<1>(0, 0), ferry::bounds_error);
+  EXPECT_EQ(v.window<5>(4, 0)[4], 4.0);  // stride 0: one element, five times
+}
 
 // A view used outside any launch (host code) checks too, and names no kernel.
 TEST(bounds_outside_launch, host_view_throws_bounds_error_without_kernel) {

@@ -100,6 +100,8 @@ class bounds_fault : public bounds_error {
                                                      index ni, index nj, index nk);
 [[noreturn]] FERRY_COLD void throw_subview_failure(const void* base, index offset, index count,
                                                    index n);
+[[noreturn]] FERRY_COLD void throw_window_failure(const void* base, index offset, index stride,
+                                                  index count, index n);
 
 /// Reports index i outside [0, n) of a 1D accessor named `what` ("view", "atomic_add") whose
 /// data starts at base. Host: throws bounds_fault. Device code checks through device_element
@@ -153,6 +155,19 @@ class bounds_fault : public bounds_error {
 #endif
 }
 
+/// Reports a window of `count` elements from `offset` at `stride` (view::window) that does not
+/// lie inside [0, n); see bounds_failure.
+[[noreturn]] FERRY_HOST_DEVICE FERRY_COLD inline void window_failure(const void* base, index offset,
+                                                                     index stride, index count,
+                                                                     index n) {
+#if FERRY_DEVICE_PASS
+  (void)base, (void)offset, (void)stride, (void)count, (void)n;
+  FERRY_DEVICE_TRAP();
+#else
+  throw_window_failure(base, offset, stride, count, n);
+#endif
+}
+
 /// n, or 0 for a negative n: the extent an accessor keeps. out_of_bounds is right only for
 /// n >= 0, so accessors never keep a negative extent. Costs one max where the accessor is made
 /// (once per thread and view), none per access; constant extents fold it away.
@@ -164,6 +179,31 @@ FERRY_HOST_DEVICE FERRY_INLINE constexpr index nonnegative(index n) {
 /// (extents are >= 0 and below 2^63), so it needs no second test.
 FERRY_HOST_DEVICE FERRY_INLINE constexpr bool out_of_bounds(index i, index n) {
   return static_cast<std::size_t>(i) >= static_cast<std::size_t>(n);
+}
+
+/// Whether one of offset, offset + stride, ..., offset + (N - 1) * stride lies outside [0, n)
+/// (n >= 0): the check view::window pays once for N accesses. Both ends of the run are compared
+/// (the run is linear, so they bound it whatever the sign of stride). |stride| <= n / (N - 1)
+/// keeps the span (N - 1) * |stride| within n, so the product cannot overflow; the last index,
+/// then in (-n, 2n), is compared unsigned (a negative one wraps above every extent). N and
+/// usually stride are constants, so the division and the product fold away.
+template <int N>
+FERRY_HOST_DEVICE FERRY_INLINE constexpr bool window_out_of_bounds(index offset, index stride,
+                                                                   index n) {
+  static_assert(N >= 1, "ferry: a window holds at least one element");
+  if constexpr (N == 1) {
+    (void)stride;
+    return out_of_bounds(offset, n);
+  } else {
+    const std::size_t magnitude = stride < 0 ? std::size_t{0} - static_cast<std::size_t>(stride)
+                                             : static_cast<std::size_t>(stride);
+    const std::size_t last = static_cast<std::size_t>(offset) +
+                             static_cast<std::size_t>(stride) * static_cast<std::size_t>(N - 1);
+    const unsigned bad = static_cast<unsigned>(out_of_bounds(offset, n)) |
+                         static_cast<unsigned>(magnitude > static_cast<std::size_t>(n) / (N - 1)) |
+                         static_cast<unsigned>(last >= static_cast<std::size_t>(n));
+    return bad != 0;
+  }
 }
 
 #if FERRY_DEVICE_COMPILER
@@ -265,6 +305,63 @@ FERRY_HOST_DEVICE FERRY_INLINE decltype(auto) with_fault_flag(A&& a, unsigned* f
 
 }  // namespace detail
 
+/// N elements of a view at a fixed stride, checked once where view::window made it: element k
+/// is the view's element offset + k * stride. The way to pay one bounds check for a run of
+/// accesses that is not contiguous (a column of a row-major tile, one entry of each of N
+/// channels): the run's two ends are checked when it is made, and the check of `w[k]` against
+/// the constant N folds away once a loop over k is unrolled.
+///
+///   const auto col = basis.window<4>(q, nq);   // basis[q], basis[q + nq], ... checked here
+///   for (int k = 0; k < 4; ++k) s += col[k] * x[k];
+///
+/// Shapes: N >= 1 elements (a compile-time constant); stride any, negative or 0 included.
+template <class T, int N>
+class window {
+  static_assert(N >= 1, "ferry::window: a window holds at least one element");
+
+ public:
+  using element_type = T;
+  constexpr window() = default;
+
+  /// Element k, 0 <= k < N.
+  ///
+  /// Errors: k outside [0, N) throws bounds_error on the host ("window index k out of bounds
+  /// [0, N)"); on a device it fails the launch as a view's access does. No check under
+  /// FERRY_UNSAFE_NO_BOUNDS_CHECKS=1.
+  FERRY_HOST_DEVICE FERRY_INLINE T& operator[](index k) const {
+#if FERRY_BOUNDS_CHECKS && FERRY_DEVICE_PASS
+    return *detail::device_element(p_, k * stride_, detail::out_of_bounds(k, N), fault_);
+#else
+#if FERRY_BOUNDS_CHECKS
+    if (detail::out_of_bounds(k, N)) [[unlikely]]
+      detail::bounds_failure("window", p_, k, N);
+#endif
+    return p_[k * stride_];
+#endif
+  }
+  /// Element k WITHOUT a check (undefined behaviour for k outside [0, N)).
+  FERRY_HOST_DEVICE FERRY_INLINE T& unsafe_get_unchecked(index k) const {
+    return p_[k * stride_];
+  }
+  /// N, the number of elements.
+  FERRY_HOST_DEVICE static constexpr index size() {
+    return N;
+  }
+  /// Elements between element k and element k + 1 of the view the window was made from.
+  FERRY_HOST_DEVICE constexpr index stride() const {
+    return stride_;
+  }
+
+ private:
+  template <class>
+  friend class view;
+  FERRY_HOST_DEVICE constexpr window(T* first, index stride, unsigned* fault)
+      : p_(first), stride_(stride), fault_(fault) {}
+  T* p_ = nullptr;
+  index stride_ = 0;
+  unsigned* fault_ = nullptr;  // the view's fault flag (device code): see detail::device_element
+};
+
 /// 1D view of n contiguous elements of T (T may be const).
 ///
 /// What a kernel receives for a read-only argument (`view<const T>`, the whole buffer) and
@@ -356,6 +453,37 @@ class view {
       detail::subview_failure(p_, offset, count, n_);
 #endif
     return view(p_ + offset, count);
+#endif
+  }
+  /// The N elements offset, offset + stride, ..., offset + (N - 1) * stride, as a
+  /// ferry::window checked once here (both ends of the run) instead of at every access.
+  ///
+  /// Errors: an element of the run outside [0, size()) throws bounds_error on the host ("view
+  /// window of N elements from offset at stride s out of bounds [0, n)"); on a device it fails
+  /// the launch like a failed access (the window then reads and writes element 0 of this view,
+  /// or the device sink for a writable view with no elements, until the kernel traps).
+  template <int N>
+  FERRY_HOST_DEVICE FERRY_INLINE ferry::window<T, N> window(index offset, index stride) const {
+    const bool oob = detail::window_out_of_bounds<N>(offset, stride, n_);
+#if FERRY_BOUNDS_CHECKS && FERRY_DEVICE_PASS
+    if constexpr (detail::fits_device_sink<T>) {
+      if (fault_ != nullptr) {
+        *fault_ |= static_cast<unsigned>(oob);
+        // A failed window holds element 0 (p_ is the sink for an empty writable view, see
+        // bind_fault_flag) with stride 0: every access of it stays where a failed access goes.
+        return ferry::window<T, N>(oob ? p_ : p_ + offset, oob ? 0 : stride, fault_);
+      }
+    }
+    if (oob) FERRY_DEVICE_TRAP();
+    return ferry::window<T, N>(p_ + offset, stride, fault_);
+#else
+#if FERRY_BOUNDS_CHECKS
+    if (oob) [[unlikely]]
+      detail::window_failure(p_, offset, stride, N, n_);
+#else
+    (void)oob;
+#endif
+    return ferry::window<T, N>(p_ + offset, stride, nullptr);
 #endif
   }
   /// Number of elements.
