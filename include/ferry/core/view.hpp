@@ -460,8 +460,9 @@ class view {
   ///
   /// Errors: an element of the run outside [0, size()) throws bounds_error on the host ("view
   /// window of N elements from offset at stride s out of bounds [0, n)"); on a device it fails
-  /// the launch like a failed access (the window then reads and writes element 0 of this view,
-  /// or the device sink for a writable view with no elements, until the kernel traps).
+  /// the launch like a failed access (a writable window then reads and writes element 0 of
+  /// this view, or the device sink for a writable view with no elements, until the kernel
+  /// traps; a read-only one reads its run, as a read-only view's failed read does).
   template <int N>
   FERRY_HOST_DEVICE FERRY_INLINE ferry::window<T, N> window(index offset, index stride) const {
     const bool oob = detail::window_out_of_bounds<N>(offset, stride, n_);
@@ -469,9 +470,14 @@ class view {
     if constexpr (detail::fits_device_sink<T>) {
       if (fault_ != nullptr) {
         *fault_ |= static_cast<unsigned>(oob);
-        // A failed window holds element 0 (p_ is the sink for an empty writable view, see
-        // bind_fault_flag) with stride 0: every access of it stays where a failed access goes.
-        return ferry::window<T, N>(oob ? p_ : p_ + offset, oob ? 0 : stride, fault_);
+        // A failed writable window holds element 0 (p_ is the sink for an empty writable view,
+        // see bind_fault_flag) with stride 0: every write of it stays where a failed access
+        // goes. A read-only one keeps its run, as a read-only view keeps a failed index: reads
+        // change nothing, and two selects per window would cost more than its check.
+        if constexpr (!std::is_const_v<T>)
+          return ferry::window<T, N>(oob ? p_ : p_ + offset, oob ? 0 : stride, fault_);
+        else
+          return ferry::window<T, N>(p_ + offset, stride, fault_);
       }
     }
     if (oob) FERRY_DEVICE_TRAP();

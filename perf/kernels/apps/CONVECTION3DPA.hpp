@@ -27,6 +27,7 @@
 #include <ferry/core/config.hpp>
 
 #include "harness/kernel_base.hpp"
+#include "kernels/apps/partial_assembly.hpp"
 
 namespace ferry_perf::apps {
 
@@ -62,10 +63,7 @@ FERRY_HOST_DEVICE FERRY_INLINE Real_type convection3dpa_ddq(const A& basis, cons
   const Index_type c = P / conv_ddq, p = P % conv_ddq;
   const Index_type qx = p % conv_q1, dy = p / conv_q1 % conv_d1, dz = p / (conv_q1 * conv_d1);
   const Index_type m0 = c == 0 ? conv_b_at : conv_g_at;
-  Real_type s = 0.0;
-  for (Index_type dx = 0; dx < conv_d1; ++dx)
-    s += basis[m0 + qx + conv_q1 * dx] * x[x0 + dx + conv_d1 * dy + conv_d1 * conv_d1 * dz];
-  return s;
+  return pa_dot<conv_d1>(basis, m0 + qx, conv_q1, x, x0 + conv_d1 * dy + conv_d1 * conv_d1 * dz, 1);
 }
 
 /// Stage 2, dqq entry P: channel 0 sum_dy B(qy,dy)·ddq_G, 1 sum_dy G(qy,dy)·ddq_B,
@@ -77,10 +75,7 @@ FERRY_HOST_DEVICE FERRY_INLINE Real_type convection3dpa_dqq(const A& basis, cons
   const Index_type qx = p % conv_q1, qy = p / conv_q1 % conv_q1, dz = p / (conv_q1 * conv_q1);
   const Index_type m0 = c == 1 ? conv_g_at : conv_b_at;
   const Index_type in = c == 0 ? conv_ddq : 0;
-  Real_type s = 0.0;
-  for (Index_type dy = 0; dy < conv_d1; ++dy)
-    s += basis[m0 + qy + conv_q1 * dy] * ddq[in + qx + conv_q1 * dy + conv_q1 * conv_d1 * dz];
-  return s;
+  return pa_dot<conv_d1>(basis, m0 + qy, conv_q1, ddq, in + qx + conv_q1 * conv_d1 * dz, conv_q1);
 }
 
 /// Stage 3, dg entry q: gradX = sum_dz B(qz,dz)·dqq_0, gradY = sum_dz B(qz,dz)·dqq_1,
@@ -93,13 +88,10 @@ FERRY_HOST_DEVICE FERRY_INLINE Real_type convection3dpa_dg(const A& basis, const
   Real_type grad[3];
   for (Index_type c = 0; c < 3; ++c) {
     const Index_type m0 = c == 2 ? conv_g_at : conv_b_at;
-    Real_type s = 0.0;
-    for (Index_type dz = 0; dz < conv_d1; ++dz)
-      s += basis[m0 + qz + conv_q1 * dz] * dqq[c * conv_dqq + qxy + conv_q1 * conv_q1 * dz];
-    grad[c] = s;
+    grad[c] = pa_dot<conv_d1>(basis, m0 + qz, conv_q1, dqq, c * conv_dqq + qxy, conv_q1 * conv_q1);
   }
-  return d[d0 + q] * grad[0] + d[d0 + conv_qpts + q] * grad[1] +
-         d[d0 + 2 * conv_qpts + q] * grad[2];
+  const auto o = pa_run<3>(d, d0 + q, conv_qpts);
+  return o[0] * grad[0] + o[1] * grad[1] + o[2] * grad[2];
 }
 
 /// Stage 4, qqd entry p: sum_qx Bt(dx,qx)·dg[qz][qy][qx].
@@ -107,10 +99,8 @@ template <class A, class S>
 FERRY_HOST_DEVICE FERRY_INLINE Real_type convection3dpa_qqd(const A& basis, const S& dg,
                                                             Index_type p) {
   const Index_type dx = p % conv_d1, qy = p / conv_d1 % conv_q1, qz = p / (conv_d1 * conv_q1);
-  Real_type s = 0.0;
-  for (Index_type qx = 0; qx < conv_q1; ++qx)
-    s += basis[conv_bt_at + dx + conv_d1 * qx] * dg[qx + conv_q1 * qy + conv_q1 * conv_q1 * qz];
-  return s;
+  return pa_dot<conv_q1>(basis, conv_bt_at + dx, conv_d1, dg, conv_q1 * qy + conv_q1 * conv_q1 * qz,
+                         1);
 }
 
 /// Stage 5, qdd entry p: sum_qy Bt(dy,qy)·qqd[qz][qy][dx].
@@ -118,10 +108,8 @@ template <class A, class S>
 FERRY_HOST_DEVICE FERRY_INLINE Real_type convection3dpa_qdd(const A& basis, const S& qqd,
                                                             Index_type p) {
   const Index_type dx = p % conv_d1, dy = p / conv_d1 % conv_d1, qz = p / (conv_d1 * conv_d1);
-  Real_type s = 0.0;
-  for (Index_type qy = 0; qy < conv_q1; ++qy)
-    s += basis[conv_bt_at + dy + conv_d1 * qy] * qqd[dx + conv_d1 * qy + conv_d1 * conv_q1 * qz];
-  return s;
+  return pa_dot<conv_q1>(basis, conv_bt_at + dy, conv_d1, qqd, dx + conv_d1 * conv_q1 * qz,
+                         conv_d1);
 }
 
 /// Stage 6, the increment of dof p = dx + 3dy + 9dz: sum_qz Bt(dz,qz)·qdd[qz][dy][dx].
@@ -129,10 +117,7 @@ template <class A, class S>
 FERRY_HOST_DEVICE FERRY_INLINE Real_type convection3dpa_dof(const A& basis, const S& qdd,
                                                             Index_type p) {
   const Index_type dxy = p % (conv_d1 * conv_d1), dz = p / (conv_d1 * conv_d1);
-  Real_type s = 0.0;
-  for (Index_type qz = 0; qz < conv_q1; ++qz)
-    s += basis[conv_bt_at + dz + conv_d1 * qz] * qdd[dxy + conv_d1 * conv_d1 * qz];
-  return s;
+  return pa_dot<conv_q1>(basis, conv_bt_at + dz, conv_d1, qdd, dxy, conv_d1 * conv_d1);
 }
 
 /// Apps_CONVECTION3DPA: data as public members for the variants (ferry, CUDA) to read.

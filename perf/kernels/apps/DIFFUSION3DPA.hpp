@@ -31,6 +31,7 @@
 #include <ferry/core/config.hpp>
 
 #include "harness/kernel_base.hpp"
+#include "kernels/apps/partial_assembly.hpp"
 
 namespace ferry_perf::apps {
 
@@ -65,10 +66,7 @@ FERRY_HOST_DEVICE FERRY_INLINE Real_type diffusion3dpa_ddq(const A& basis, Index
   const Index_type c = P / diff_ddq, p = P % diff_ddq;
   const Index_type qx = p % diff_q1, dy = p / diff_q1 % diff_d1, dz = p / (diff_q1 * diff_d1);
   const Index_type m0 = c == 0 ? b0 : g0;
-  Real_type s = 0.0;
-  for (Index_type dx = 0; dx < diff_d1; ++dx)
-    s += basis[m0 + qx + diff_q1 * dx] * x[x0 + dx + diff_d1 * dy + diff_d1 * diff_d1 * dz];
-  return s;
+  return pa_dot<diff_d1>(basis, m0 + qx, diff_q1, x, x0 + diff_d1 * dy + diff_d1 * diff_d1 * dz, 1);
 }
 
 /// Stage 2, dqq entry P: channel 0 sum_dy B(qy,dy)·ddq_G, 1 sum_dy G(qy,dy)·ddq_B,
@@ -81,10 +79,7 @@ FERRY_HOST_DEVICE FERRY_INLINE Real_type diffusion3dpa_dqq(const A& basis, Index
   const Index_type qx = p % diff_q1, qy = p / diff_q1 % diff_q1, dz = p / (diff_q1 * diff_q1);
   const Index_type m0 = c == 1 ? g0 : b0;
   const Index_type in = c == 0 ? diff_ddq : 0;
-  Real_type s = 0.0;
-  for (Index_type dy = 0; dy < diff_d1; ++dy)
-    s += basis[m0 + qy + diff_q1 * dy] * ddq[in + qx + diff_q1 * dy + diff_q1 * diff_d1 * dz];
-  return s;
+  return pa_dot<diff_d1>(basis, m0 + qy, diff_q1, ddq, in + qx + diff_q1 * diff_d1 * dz, diff_q1);
 }
 
 /// Stage 3, grad entry P: channel c sum_dz M(qz,dz)·dqq_c[dz][qy][qx], M = G for c = 2, else B.
@@ -95,10 +90,7 @@ FERRY_HOST_DEVICE FERRY_INLINE Real_type diffusion3dpa_grad(const A& basis, Inde
   const Index_type c = P / diff_qpts, p = P % diff_qpts;
   const Index_type qxy = p % (diff_q1 * diff_q1), qz = p / (diff_q1 * diff_q1);
   const Index_type m0 = c == 2 ? g0 : b0;
-  Real_type s = 0.0;
-  for (Index_type dz = 0; dz < diff_d1; ++dz)
-    s += basis[m0 + qz + diff_q1 * dz] * dqq[c * diff_dqq + qxy + diff_q1 * diff_q1 * dz];
-  return s;
+  return pa_dot<diff_d1>(basis, m0 + qz, diff_q1, dqq, c * diff_dqq + qxy, diff_q1 * diff_q1);
 }
 
 /// Stage 4, flux entry P: channel c sum_c' O(c,c')·grad_c'[q], O from D_e (d0 = 384e).
@@ -124,11 +116,8 @@ FERRY_HOST_DEVICE FERRY_INLINE Real_type diffusion3dpa_qqd(const A& basis, Index
   const Index_type c = P / diff_qqd, p = P % diff_qqd;
   const Index_type dx = p % diff_d1, qy = p / diff_d1 % diff_q1, qz = p / (diff_d1 * diff_q1);
   const Index_type m0 = c == 0 ? g0 : b0;
-  Real_type s = 0.0;
-  for (Index_type qx = 0; qx < diff_q1; ++qx)
-    s += basis[m0 + qx + diff_q1 * dx] *
-         flux[c * diff_qpts + qx + diff_q1 * qy + diff_q1 * diff_q1 * qz];
-  return s;
+  return pa_dot<diff_q1>(basis, m0 + diff_q1 * dx, 1, flux,
+                         c * diff_qpts + diff_q1 * qy + diff_q1 * diff_q1 * qz, 1);
 }
 
 /// Stage 6, qdd entry P: channel c sum_qy M(qy,dy)·qqd_c[qz][qy][dx], M = G for c = 1, else B.
@@ -139,11 +128,8 @@ FERRY_HOST_DEVICE FERRY_INLINE Real_type diffusion3dpa_qdd(const A& basis, Index
   const Index_type c = P / diff_qdd, p = P % diff_qdd;
   const Index_type dx = p % diff_d1, dy = p / diff_d1 % diff_d1, qz = p / (diff_d1 * diff_d1);
   const Index_type m0 = c == 1 ? g0 : b0;
-  Real_type s = 0.0;
-  for (Index_type qy = 0; qy < diff_q1; ++qy)
-    s += basis[m0 + qy + diff_q1 * dy] *
-         qqd[c * diff_qqd + dx + diff_d1 * qy + diff_d1 * diff_q1 * qz];
-  return s;
+  return pa_dot<diff_q1>(basis, m0 + diff_q1 * dy, 1, qqd,
+                         c * diff_qqd + dx + diff_d1 * diff_q1 * qz, diff_d1);
 }
 
 /// Stage 7, the increment of dof p = dx + 3dy + 9dz: sum_qz (B(qz,dz)·qdd_0 + B(qz,dz)·qdd_1 +
@@ -153,12 +139,16 @@ FERRY_HOST_DEVICE FERRY_INLINE Real_type diffusion3dpa_dof(const A& basis, Index
                                                            Index_type g0, const S& qdd,
                                                            Index_type p) {
   const Index_type dxy = p % (diff_d1 * diff_d1), dz = p / (diff_d1 * diff_d1);
+  const auto bz = pa_run<diff_q1>(basis, b0 + diff_q1 * dz, 1);
+  const auto gz = pa_run<diff_q1>(basis, g0 + diff_q1 * dz, 1);
+  const auto q0 = pa_run<diff_q1>(qdd, dxy, diff_d1 * diff_d1);
+  const auto q1 = pa_run<diff_q1>(qdd, diff_qdd + dxy, diff_d1 * diff_d1);
+  const auto q2 = pa_run<diff_q1>(qdd, 2 * diff_qdd + dxy, diff_d1 * diff_d1);
   Real_type s = 0.0;
-  for (Index_type qz = 0; qz < diff_q1; ++qz) {
-    const Index_type at = dxy + diff_d1 * diff_d1 * qz;
-    s += basis[b0 + qz + diff_q1 * dz] * qdd[at];
-    s += basis[b0 + qz + diff_q1 * dz] * qdd[diff_qdd + at];
-    s += basis[g0 + qz + diff_q1 * dz] * qdd[2 * diff_qdd + at];
+  for (int qz = 0; qz < diff_q1; ++qz) {
+    s += bz[qz] * q0[qz];
+    s += bz[qz] * q1[qz];
+    s += gz[qz] * q2[qz];
   }
   return s;
 }

@@ -20,6 +20,7 @@
 #include <ferry/core/config.hpp>
 
 #include "harness/kernel_base.hpp"
+#include "kernels/apps/partial_assembly.hpp"
 
 namespace ferry_perf::apps {
 
@@ -50,10 +51,7 @@ template <class A, class X>
 FERRY_HOST_DEVICE FERRY_INLINE Real_type mass3dpa_ddq(const A& b, Index_type b0, const X& x,
                                                       Index_type x0, Index_type p) {
   const Index_type qx = p % mass_q1, dy = p / mass_q1 % mass_d1, dz = p / (mass_q1 * mass_d1);
-  Real_type s = 0.0;
-  for (Index_type dx = 0; dx < mass_d1; ++dx)
-    s += b[b0 + qx + mass_q1 * dx] * x[x0 + dx + mass_d1 * dy + mass_d1 * mass_d1 * dz];
-  return s;
+  return pa_dot<mass_d1>(b, b0 + qx, mass_q1, x, x0 + mass_d1 * dy + mass_d1 * mass_d1 * dz, 1);
 }
 
 /// Stage 2, dqq entry p: sum_dy B(qy,dy)·ddq[dz][dy][qx].
@@ -61,10 +59,7 @@ template <class A, class S>
 FERRY_HOST_DEVICE FERRY_INLINE Real_type mass3dpa_dqq(const A& b, Index_type b0, const S& ddq,
                                                       Index_type p) {
   const Index_type qx = p % mass_q1, qy = p / mass_q1 % mass_q1, dz = p / (mass_q1 * mass_q1);
-  Real_type s = 0.0;
-  for (Index_type dy = 0; dy < mass_d1; ++dy)
-    s += b[b0 + qy + mass_q1 * dy] * ddq[qx + mass_q1 * dy + mass_q1 * mass_d1 * dz];
-  return s;
+  return pa_dot<mass_d1>(b, b0 + qy, mass_q1, ddq, qx + mass_q1 * mass_d1 * dz, mass_q1);
 }
 
 /// Stage 3, qqq entry p = qx + 5qy + 25qz: (sum_dz B(qz,dz)·dqq[dz][qy][qx])·D_e[qz][qy][qx].
@@ -72,10 +67,7 @@ template <class A, class S, class D>
 FERRY_HOST_DEVICE FERRY_INLINE Real_type mass3dpa_qqq(const A& b, Index_type b0, const S& dqq,
                                                       const D& d, Index_type d0, Index_type p) {
   const Index_type qxy = p % (mass_q1 * mass_q1), qz = p / (mass_q1 * mass_q1);
-  Real_type s = 0.0;
-  for (Index_type dz = 0; dz < mass_d1; ++dz)
-    s += b[b0 + qz + mass_q1 * dz] * dqq[qxy + mass_q1 * mass_q1 * dz];
-  return s * d[d0 + p];
+  return pa_dot<mass_d1>(b, b0 + qz, mass_q1, dqq, qxy, mass_q1 * mass_q1) * d[d0 + p];
 }
 
 /// Stage 4, qqd entry p: sum_qx Bt(dx,qx)·qqq[qz][qy][qx].
@@ -83,10 +75,7 @@ template <class A, class S>
 FERRY_HOST_DEVICE FERRY_INLINE Real_type mass3dpa_qqd(const A& bt, Index_type b0, const S& qqq,
                                                       Index_type p) {
   const Index_type dx = p % mass_d1, qy = p / mass_d1 % mass_q1, qz = p / (mass_d1 * mass_q1);
-  Real_type s = 0.0;
-  for (Index_type qx = 0; qx < mass_q1; ++qx)
-    s += bt[b0 + qx + mass_d1 * dx] * qqq[qx + mass_q1 * qy + mass_q1 * mass_q1 * qz];
-  return s;
+  return pa_dot<mass_q1>(bt, b0 + mass_d1 * dx, 1, qqq, mass_q1 * qy + mass_q1 * mass_q1 * qz, 1);
 }
 
 /// Stage 5, qdd entry p: sum_qy Bt(dy,qy)·qqd[qz][qy][dx].
@@ -94,10 +83,7 @@ template <class A, class S>
 FERRY_HOST_DEVICE FERRY_INLINE Real_type mass3dpa_qdd(const A& bt, Index_type b0, const S& qqd,
                                                       Index_type p) {
   const Index_type dx = p % mass_d1, dy = p / mass_d1 % mass_d1, qz = p / (mass_d1 * mass_d1);
-  Real_type s = 0.0;
-  for (Index_type qy = 0; qy < mass_q1; ++qy)
-    s += bt[b0 + qy + mass_d1 * dy] * qqd[dx + mass_d1 * qy + mass_d1 * mass_q1 * qz];
-  return s;
+  return pa_dot<mass_q1>(bt, b0 + mass_d1 * dy, 1, qqd, dx + mass_d1 * mass_q1 * qz, mass_d1);
 }
 
 /// Stage 6, the increment of dof p = dx + 4dy + 16dz: sum_qz Bt(dz,qz)·qdd[qz][dy][dx].
@@ -105,10 +91,7 @@ template <class A, class S>
 FERRY_HOST_DEVICE FERRY_INLINE Real_type mass3dpa_dof(const A& bt, Index_type b0, const S& qdd,
                                                       Index_type p) {
   const Index_type dxy = p % (mass_d1 * mass_d1), dz = p / (mass_d1 * mass_d1);
-  Real_type s = 0.0;
-  for (Index_type qz = 0; qz < mass_q1; ++qz)
-    s += bt[b0 + qz + mass_d1 * dz] * qdd[dxy + mass_d1 * mass_d1 * qz];
-  return s;
+  return pa_dot<mass_q1>(bt, b0 + mass_d1 * dz, 1, qdd, dxy, mass_d1 * mass_d1);
 }
 
 /// Apps_MASS3DPA: data as public members for the variants (ferry, CUDA) to read.

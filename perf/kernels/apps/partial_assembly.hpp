@@ -1,0 +1,52 @@
+// ferry-perf: what the partial-assembly kernels' stage functions (MASS3DPA, DIFFUSION3DPA,
+// CONVECTION3DPA) share: a contraction over one index, written once for raw pointers (ref_seq,
+// base_omp, base_cuda, ferry_C) and for ferry views (ferry_A/B).
+//
+// Every stage entry is a sum over k in [0, N) of a[a0 + k·as]·b[b0 + k·bs]: one run of N
+// elements at a fixed stride in each operand. With views, each run is taken as one
+// ferry::view::window<N>, so a bounds-checked variant pays one check per run (its two ends)
+// instead of one per element, and the element checks fold against the constant N once the loop
+// over k is unrolled.
+#pragma once
+
+#include <type_traits>
+
+#include <ferry/core/config.hpp>
+
+#include "harness/kernel_base.hpp"
+
+namespace ferry_perf::apps {
+
+/// N elements of a raw array at a fixed stride: element k is p[k·stride] (unchecked, as the raw
+/// pointer it wraps).
+template <class T>
+struct pa_strided {
+  T* p;
+  Index_type stride;
+  FERRY_HOST_DEVICE FERRY_INLINE T& operator[](Index_type k) const { return p[k * stride]; }
+};
+
+/// The run a[first], a[first + stride], ..., a[first + (N - 1)·stride]: a pa_strided over a raw
+/// pointer or array, a ferry::window (checked once, here) over a ferry view.
+template <int N, class A>
+FERRY_HOST_DEVICE FERRY_INLINE auto pa_run(const A& a, Index_type first, Index_type stride) {
+  if constexpr (std::is_pointer_v<std::decay_t<A>>) {  // a pointer or an array
+    return pa_strided<std::remove_pointer_t<decltype(a + first)>>{a + first, stride};
+  } else {
+    return a.template window<N>(first, stride);
+  }
+}
+
+/// sum_{k < N} a[a0 + k·as]·b[b0 + k·bs], added in ascending k from 0.0 (the order of every
+/// variant's reference loops).
+template <int N, class A, class B>
+FERRY_HOST_DEVICE FERRY_INLINE Real_type pa_dot(const A& a, Index_type a0, Index_type as,
+                                                const B& b, Index_type b0, Index_type bs) {
+  const auto ra = pa_run<N>(a, a0, as);
+  const auto rb = pa_run<N>(b, b0, bs);
+  Real_type s = 0.0;
+  for (int k = 0; k < N; ++k) s += ra[k] * rb[k];
+  return s;
+}
+
+}  // namespace ferry_perf::apps
