@@ -1,12 +1,13 @@
 // ferry-perf: Apps_MASS3DPA base_cuda variant, the hand-written CUDA baseline (spec 1.8, 2.24).
 //
 // The launch shape of RAJAPerf's Base_CUDA (tuning block_25): one block of 5 x 5 threads per
-// element, grid NE, __launch_bounds__(25), static shared memory for the basis (20 doubles: B, later
-// Bt) and two 125-double work buffers that the stages use in turn, __syncthreads() between the 8
-// stages. Each stage is a 3D array; the block's two thread dimensions take its two fastest
-// indices (thread (x, y) owns one column) and the thread walks the slowest index itself,
-// accumulating the column's sums in registers. So a basis value a thread loads from shared
-// memory serves the whole column, and no thread divides an index:
+// element, grid NE, __launch_bounds__(25) (here with a minimum of 32 blocks per SM, see below),
+// static shared memory for the basis (20 doubles: B, later Bt) and two 125-double work buffers that
+// the stages use in turn, __syncthreads() between the 8 stages. Each stage is a 3D array; the
+// block's two thread dimensions take its two fastest indices (thread (x, y) owns one column) and
+// the thread walks the slowest index itself, accumulating the column's sums in registers. So a
+// basis value a thread loads from shared memory serves the whole column, and no thread divides an
+// index:
 //   stage            thread (x, y)    walks   reads           writes
 //   load             (dx, dy) / (q, d) dz     X_e, B          w0 = X_e, basis = B
 //   ddq[dz][dy][qx]  (qx, dy)         dz      w0 (X_e)        w1
@@ -34,8 +35,12 @@ using namespace ferry_perf::cuda_baseline;  // NOLINT: the shared base_cuda help
 constexpr int d1 = static_cast<int>(mass_d1);
 constexpr int q1 = static_cast<int>(mass_q1);
 constexpr int block_size = q1 * q1;
+// An sm_90 SM holds at most 32 resident blocks; 32 one-warp blocks fit its 64 Ki registers only
+// at <= 64 registers per thread. Unbounded, ptxas takes 66 (nvcc 13) and 28 blocks fit; bounded,
+// it fits 64 without spilling.
+constexpr int min_blocks_per_sm = 32;
 
-__global__ void __launch_bounds__(block_size)
+__global__ void __launch_bounds__(block_size, min_blocks_per_sm)
     mass3dpa(const Real_type* b, const Real_type* bt, const Real_type* d, const Real_type* x,
              Real_type* y) {
   const Index_type e = blockIdx.x;
