@@ -293,7 +293,12 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
           &per_sm, kernel_reduce<B, Ops, Space, K, Bound, States>, B, 0));  // failed: per_sm 0
       return static_cast<unsigned>(std::max(per_sm, 1) * multiprocessors());
     }();
-    const unsigned grid = grid_extent(space.size(), B, max_grid);
+    // Up to B * reduce_unroll indices, one block (each thread a full unrolled step): no
+    // partials, no atomic count and no second fold, as CUB's single-tile path (at 10^3 doubles
+    // the four-block launch took 4.4 us against CUB's 3.6 us; perf/NOTES.md).
+    const unsigned grid = space.size() <= index{B} * reduce_unroll
+                              ? 1u
+                              : grid_extent(space.size(), B, max_grid);
     // Room for the largest grid's partials and the result after them, so one scratch serves
     // every launch of this kernel without growing.
     struct lease {
