@@ -451,6 +451,8 @@ class view {
 #if FERRY_BOUNDS_CHECKS
     if (oob) [[unlikely]]
       detail::subview_failure(p_, offset, count, n_);
+#else
+    (void)oob;
 #endif
     return view(p_ + offset, count);
 #endif

@@ -37,6 +37,20 @@ FERRY_HOST_DEVICE FERRY_INLINE auto pa_run(const A& a, Index_type first, Index_t
   }
 }
 
+/// The `count` elements a[first], ..., a[first + count - 1]: a pointer to the first of a raw
+/// pointer or array, a ferry subview (checked once, here) of a ferry view. With a constant count
+/// and constant offsets into it, the subview's element checks fold away: one check per operand
+/// and phase where the offsets differ by constants.
+template <class A>
+FERRY_HOST_DEVICE FERRY_INLINE auto pa_sub(const A& a, Index_type first, Index_type count) {
+  if constexpr (std::is_pointer_v<std::decay_t<A>>) {
+    (void)count;
+    return a + first;
+  } else {
+    return a.subview(first, count);
+  }
+}
+
 /// sum_{k < N} a[a0 + k·as]·b[b0 + k·bs], added in ascending k from 0.0 (the order of every
 /// variant's reference loops).
 template <int N, class A, class B>

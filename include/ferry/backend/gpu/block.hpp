@@ -22,9 +22,20 @@ namespace ferry::detail::gpu {
 /// cudaFuncAttributeMaxDynamicSharedMemorySize). Throws launch_error naming `kernel`.
 void allow_dynamic_shared(const void* f, std::size_t bytes, const char* kernel);
 
+/// The minimum of resident blocks per multiprocessor a block kernel asks nvcc for
+/// (ferry::blocks' MinResident; 1, no constraint, when it asks none). Other device compilers read
+/// the second __launch_bounds__ argument differently (HIP: waves per execution unit), so they get
+/// the thread count only.
+#if defined(__NVCC__)
+#define FERRY_BLOCK_LAUNCH_BOUNDS(B) \
+  __launch_bounds__(B::threads, (B::min_resident > 0 ? B::min_resident : 1))
+#else
+#define FERRY_BLOCK_LAUNCH_BOUNDS(B) __launch_bounds__(B::threads)
+#endif
+
 /// The block kernel: every thread runs every phase, one barrier after each.
 template <class Blocked, class Kernel, class Bound, class States, class PhaseArgs, class AllArgs>
-__global__ void __launch_bounds__(Blocked::threads)
+__global__ void FERRY_BLOCK_LAUNCH_BOUNDS(Blocked)
     kernel_blocks(block_geometry g, Kernel kern, Bound b) {
   // One declaration, one type, for every instantiation: nvcc requires extern __shared__ arrays
   // to agree; the layout casts it per array (offsets aligned for each element type).
