@@ -11,11 +11,12 @@
 #   3. suite: ferry-perf over every kernel, base_cuda and ferry_A/B/C on the cuda backend,
 #      NPASSES passes (default 3), CSV and JSON (ratios use the minimum over passes);
 #   4. bounds: bounds-cost.sh, 3 alternating rounds of ferry-perf and ferry-perf-unchecked over
-#      the seven apps, ferry_B and ferry_C;
+#      every kernel, ferry_B and ferry_C;
 #   5. reduce: ferry-reduce-bench (ferry::sum against cub::DeviceReduce::Sum), if built;
 #   6. launch: ferry-launch-bench (host cost per launch against unsafe and raw launches);
 #   7. ncu: device durations of the launch-bound kernels' ferry_B, ferry_C and base_cuda;
 #      nsys-reduce (or ncu-reduce): CUDA API calls and kernel times of small reductions;
+#      ncu-hydro2d: issue, stall, occupancy and memory sections of HYDRO_2D's kernels;
 #   8. sass: registers and instruction counts per kernel entry of ferry-perf (cuobjdump).
 # Prints a short table last: per kernel, ferry_B / base_cuda and ferry_B / ferry_C.
 # Exit status: 0 when every step ran and passed.
@@ -59,8 +60,8 @@ perf=$(bin ferry-perf)
 step suite 300 "$perf" --backend cuda --npasses "$npasses" -v base_cuda,ferry_A,ferry_B,ferry_C \
   --csv "$out/suite.csv" --json "$out/suite.json"
 pdir=$(dirname "$perf")
-[[ -x $pdir/ferry-perf-unchecked ]] && step bounds 200 "$here/bounds-cost.sh" -n 3 -b "$pdir" -o "$out/bounds-cost.csv" -- \
-  --backend cuda -k Apps -v ferry_B,ferry_C
+[[ -x $pdir/ferry-perf-unchecked ]] && step bounds 300 "$here/bounds-cost.sh" -n 3 -b "$pdir" -o "$out/bounds-cost.csv" -- \
+  --backend cuda -v ferry_B,ferry_C
 rb=$(bin ferry-reduce-bench)
 [[ -n $rb ]] && step reduce 120 "$rb" --passes 5 --csv "$out/reduce.csv"
 lb=$(bin ferry-launch-bench)
@@ -70,6 +71,13 @@ lb=$(bin ferry-launch-bench)
 command -v ncu > /dev/null && step ncu 240 ncu --metrics gpu__time_duration.sum --csv \
   --log-file "$out/ncu.csv" "$perf" --backend cuda -k ADD,DAXPY,TRIAD,INIT3,HYDRO_1D,HYDRO_2D,FIR \
   -v base_cuda,ferry_B,ferry_C --reps 5
+# Why a kernel trails its baseline on the device (HYDRO_2D's first two loops: ferry_B's kernels
+# took about twice base_cuda's device time in the previous run): issue, stall reasons, occupancy
+# and memory traffic of one launch of each, side by side.
+command -v ncu > /dev/null && step ncu-hydro2d 180 ncu --section LaunchStats --section Occupancy \
+  --section SchedulerStats --section WarpStateStats --section MemoryWorkloadAnalysis \
+  --section ComputeWorkloadAnalysis --csv --log-file "$out/ncu-hydro2d.csv" --launch-count 9 \
+  "$perf" --backend cuda -k HYDRO_2D -v base_cuda,ferry_B,ferry_C --reps 1
 # Where a small reduction's time goes (n = 1e3 and 1e4, where ferry::sum trails CUB most):
 # nsys's per-call CUDA API and kernel summaries when nsys is there, else ncu kernel durations.
 if [[ -n $rb ]]; then
