@@ -9,6 +9,7 @@
 #include <ferry/ferry.hpp>
 
 #include <atomic>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -248,7 +249,33 @@ void fill_blocks(std::vector<double>& out, double value) {
       ferry::elementwise(out), value);
 }
 
+/// 1024 threads x 2^20 double slots: 8 GiB of shared memory per block (below the 2^40 bytes
+/// whose layout ferry computes, far above every backend's limit).
+void huge_shared(std::vector<double>& out) {
+  ferry::launch_blocks(
+      {.name = "huge_shared"}, ferry::blocks<1024>(ferry::range{static_cast<index>(out.size())}),
+      ferry::block_kernel<double, ferry::shared<double, (1 << 20)>>(
+          ferry::phase(ferry::writes<0>,
+                       [] FERRY_KERNEL(const thread1&, double&,
+                                       ferry::own_slots<double, (1 << 20)> s) { s[0] = 1.0; }),
+          ferry::finish([] FERRY_KERNEL(const thread1&, const double& st, double& o) { o = st; })),
+      ferry::elementwise(out));
+}
+
 class block_attack : public ferry_test::on_backend {};
+
+TEST_P(block_attack, shared_arrays_of_gigabytes_are_refused_before_anything_runs) {
+  std::vector<double> out(4, -1.0);
+  ferry::reset_stats();
+  try {
+    huge_shared(out);
+    ADD_FAILURE() << "8 GiB of shared memory per block was accepted";
+  } catch (const ferry::launch_error& e) {
+    EXPECT_TRUE(contains(e.what(), "the block-shared arrays take 8589934592 bytes per block"));
+  }
+  for (double v : out) EXPECT_EQ(v, -1.0);
+  EXPECT_EQ(ferry::stats().launches, 0u);
+}
 
 // --- own slots and shared views, indexed out of range ------------------------------------------
 
@@ -419,6 +446,7 @@ TEST_P(block_attack, block_launches_from_several_threads_share_inputs_and_refuse
   const index n = 100;
   std::vector<double> in(static_cast<std::size_t>(n)), target(static_cast<std::size_t>(n), 0.0);
   for (index i = 0; i < n; ++i) in[static_cast<std::size_t>(i)] = static_cast<double>(i);
+  const ferry::array<double> shared_in(in);  // read by every thread; its copies move lazily
   std::vector<std::string> failures(nthreads);
   std::atomic<int> accepted{0}, refused{0};
   auto body = [&](int t) {
@@ -429,6 +457,10 @@ TEST_P(block_attack, block_launches_from_several_threads_share_inputs_and_refuse
         for (index i = 0; i < n; ++i)
           if (out[static_cast<std::size_t>(i)] != 2.0 * static_cast<double>(i))
             throw std::runtime_error("wrong result at " + std::to_string(i));
+        copy_through_shared(out, shared_in);  // one ferry::array read by every thread at once
+        for (index i = 0; i < n; ++i)
+          if (out[static_cast<std::size_t>(i)] != static_cast<double>(i))
+            throw std::runtime_error("wrong copy at " + std::to_string(i));
         try {  // one output written by every thread: whole launches, or refused
           fill_blocks(target, static_cast<double>(t + 1));
           ++accepted;
@@ -451,6 +483,8 @@ TEST_P(block_attack, block_launches_from_several_threads_share_inputs_and_refuse
   for (double v : target) EXPECT_EQ(v, target[0]);
   EXPECT_GE(target[0], 1.0);
   EXPECT_LE(target[0], static_cast<double>(nthreads));
+  std::printf("[ stress   ] %s: %d shared-output block launches accepted, %d refused\n",
+              ferry::to_string(backend()), accepted.load(), refused.load());
 }
 
 FERRY_INSTANTIATE_BACKENDS(block_attack);
