@@ -50,6 +50,8 @@ namespace ferry {
 // --- the blocked index space -------------------------------------------------------------------
 
 /// An index space cut into blocks of BX x BY x BZ threads (x fastest); made by ferry::blocks.
+/// At most 1024 threads and BZ <= 64 (CUDA's limits, so that a shape that runs on the host
+/// backends also launches on a device); each extent >= 1.
 ///
 /// A launch runs ceil(extent / B) blocks per dimension; the threads of the last, partial blocks
 /// stand for points past the end of the space (block_thread::inside is false for them): they run
