@@ -101,6 +101,32 @@ struct block_thread {
 
 // --- declarations of the kernel: shared arrays, phases, repeat, finish -------------------------
 
+namespace detail {
+template <class T>
+constexpr bool holds_array();
+template <class... Fs>
+constexpr bool any_array_field(type_list<Fs...>) {
+  return (holds_array<std::remove_cvref_t<Fs>>() || ... || false);
+}
+/// Whether kernel value T is or holds, at some depth, a C array or std::array (whose
+/// operator[] checks no index). False for types that are not kernel values (another rule
+/// rejects them), std::complex, and trusted types (trust_as_kernel_value: their promise).
+template <class T>
+constexpr bool holds_array() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_array_v<U> || is_std_array<U>::value) {
+    return true;
+  } else if constexpr (!std::is_class_v<U> || is_std_complex<U>::value ||
+                       trust_as_kernel_value<U>::value) {
+    return false;
+  } else if constexpr (verdict_of<U>() != kernel_value_verdict::ok) {
+    return false;
+  } else {
+    return any_array_field(field_types<U>{});
+  }
+}
+}  // namespace detail
+
 /// A block-shared array of T with K slots per thread of the block (K = 1: one per thread).
 ///
 /// K = 1: a phase that writes it (ferry::writes<k>) receives `T&`, the slot at the thread's own
@@ -113,13 +139,22 @@ struct block_thread {
 /// threads' slots (rather than giving thread t slots tK .. tK + K - 1) keeps the k-th writes of
 /// a warp on consecutive slots: coalesced, and free of shared-memory bank conflicts.
 /// Shared memory is not initialised: read a slot only in a phase after the one that wrote it.
-/// T follows the by-value rule (ARCHITECTURE section 1): no pointers or handles.
+/// T follows the by-value rule (ARCHITECTURE section 1): no pointers or handles. T holds no
+/// array (C array or std::array) at any depth: indexing it is unchecked, so a thread's own slot
+/// `s[4]` of a 4-element array would be the next thread's slot (a race) or past the storage;
+/// K slots per thread (own_slots, checked) are the form for several values per thread.
 template <class T, int K = 1>
 struct shared {
   static_assert(std::is_trivially_copyable_v<T> && !std::is_pointer_v<T> && is_kernel_value_v<T>,
                 "ferry::shared: the element type of a block-shared array must be a kernel value "
                 "(arithmetic, or a pointer-free trivially copyable aggregate): a pointer in "
                 "shared memory would reach memory ferry neither maps nor checks");
+  static_assert(!detail::holds_array<T>(),
+                "ferry::shared: the element type of a block-shared array holds an array (a C "
+                "array or std::array, at some depth), whose operator[] checks no index and "
+                "reaches the slots of other threads; for several values per thread use "
+                "ferry::shared<T, K> (a writing phase gets ferry::own_slots<T, K>, "
+                "bounds-checked), or a struct of named members");
   static_assert(alignof(T) <= 16, "ferry::shared: element alignment above 16 bytes is unsupported");
   static_assert(K >= 1,
                 "ferry::shared: a block-shared array holds at least one slot per thread "
