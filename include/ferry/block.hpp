@@ -438,14 +438,16 @@ struct shared_layout {
     computed c{};
     std::size_t at = 0, k = 0;
     constexpr std::size_t limit = max_layout_bytes;
+    // (blocked rejects a shape without threads with its own message; 1 keeps this constant)
+    constexpr std::size_t threads = Threads > 0 ? static_cast<std::size_t>(Threads) : 1;
     auto add = [&](std::size_t size, std::size_t align, std::size_t slots) {
       // size, align, slots and Threads are >= 1; each step stays below 2^40 or stops.
       std::size_t per_slot_bytes = size;
-      if (!c.fits || per_slot_bytes > limit / static_cast<std::size_t>(Threads)) {
+      if (!c.fits || per_slot_bytes > limit / threads) {
         c.fits = false;
         return;
       }
-      per_slot_bytes *= static_cast<std::size_t>(Threads);
+      per_slot_bytes *= threads;
       if (slots > limit / per_slot_bytes) {
         c.fits = false;
         return;
