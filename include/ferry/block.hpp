@@ -50,6 +50,8 @@ namespace ferry {
 // --- the blocked index space -------------------------------------------------------------------
 
 /// An index space cut into blocks of BX x BY x BZ threads (x fastest); made by ferry::blocks.
+/// At most 1024 threads and BZ <= 64 (CUDA's limits, so that a shape that runs on the host
+/// backends also launches on a device); each extent >= 1.
 ///
 /// A launch runs ceil(extent / B) blocks per dimension; the threads of the last, partial blocks
 /// stand for points past the end of the space (block_thread::inside is false for them): they run
@@ -59,6 +61,11 @@ struct blocked {
   static_assert(BX >= 1 && BY >= 1 && BZ >= 1, "ferry::blocks: every block extent must be >= 1");
   static_assert(static_cast<long long>(BX) * BY * BZ <= 1024,
                 "ferry::blocks: a block has at most 1024 threads (the CUDA and HIP limit)");
+  // CUDA's maxThreadsDim is 1024 x 1024 x 64 (every NVIDIA GPU so far; HIP's is 1024 along z):
+  // a deeper block would run on the host backends and fail only when launched on a device.
+  static_assert(BZ <= 64,
+                "ferry::blocks: a block is at most 64 threads deep along z (BZ <= 64, the CUDA "
+                "limit of a block's third extent)");
   static_assert(Space::rank >= 2 || BY == 1,
                 "ferry::blocks: a 1D index space (range) takes a 1D block shape blocks<BX>");
   static_assert(Space::rank >= 3 || BZ == 1,
@@ -105,6 +112,32 @@ struct block_thread {
 
 // --- declarations of the kernel: shared arrays, phases, repeat, finish -------------------------
 
+namespace detail {
+template <class T>
+constexpr bool holds_array();
+template <class... Fs>
+constexpr bool any_array_field(type_list<Fs...>) {
+  return (holds_array<std::remove_cvref_t<Fs>>() || ... || false);
+}
+/// Whether kernel value T is or holds, at some depth, a C array or std::array (whose
+/// operator[] checks no index). False for types that are not kernel values (another rule
+/// rejects them), std::complex, and trusted types (trust_as_kernel_value: their promise).
+template <class T>
+constexpr bool holds_array() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_array_v<U> || is_std_array<U>::value) {
+    return true;
+  } else if constexpr (!std::is_class_v<U> || is_std_complex<U>::value ||
+                       trust_as_kernel_value<U>::value) {
+    return false;
+  } else if constexpr (verdict_of<U>() != kernel_value_verdict::ok) {
+    return false;
+  } else {
+    return any_array_field(field_types<U>{});
+  }
+}
+}  // namespace detail
+
 /// A block-shared array of T with K slots per thread of the block (K = 1: one per thread).
 ///
 /// K = 1: a phase that writes it (ferry::writes<k>) receives `T&`, the slot at the thread's own
@@ -117,13 +150,22 @@ struct block_thread {
 /// threads' slots (rather than giving thread t slots tK .. tK + K - 1) keeps the k-th writes of
 /// a warp on consecutive slots: coalesced, and free of shared-memory bank conflicts.
 /// Shared memory is not initialised: read a slot only in a phase after the one that wrote it.
-/// T follows the by-value rule (ARCHITECTURE section 1): no pointers or handles.
+/// T follows the by-value rule (ARCHITECTURE section 1): no pointers or handles. T holds no
+/// array (C array or std::array) at any depth: indexing it is unchecked, so a thread's own slot
+/// `s[4]` of a 4-element array would be the next thread's slot (a race) or past the storage;
+/// K slots per thread (own_slots, checked) are the form for several values per thread.
 template <class T, int K = 1>
 struct shared {
   static_assert(std::is_trivially_copyable_v<T> && !std::is_pointer_v<T> && is_kernel_value_v<T>,
                 "ferry::shared: the element type of a block-shared array must be a kernel value "
                 "(arithmetic, or a pointer-free trivially copyable aggregate): a pointer in "
                 "shared memory would reach memory ferry neither maps nor checks");
+  static_assert(!detail::holds_array<T>(),
+                "ferry::shared: the element type of a block-shared array holds an array (a C "
+                "array or std::array, at some depth), whose operator[] checks no index and "
+                "reaches the slots of other threads; for several values per thread use "
+                "ferry::shared<T, K> (a writing phase gets ferry::own_slots<T, K>, "
+                "bounds-checked), or a struct of named members");
   static_assert(alignof(T) <= 16, "ferry::shared: element alignment above 16 bytes is unsupported");
   static_assert(K >= 1,
                 "ferry::shared: a block-shared array holds at least one slot per thread "
@@ -132,6 +174,28 @@ struct shared {
   /// Slots each thread owns (and writes, in a phase that names the array in writes<...>).
   static constexpr int slots_per_thread = K;
 };
+
+namespace detail {
+/// The key of own_slots' constructor: only ferry (shared_arg) makes own_slots.
+struct own_slots_key {
+  explicit own_slots_key() = default;
+};
+/// False for every U... (a static_assert that fires only when its template is used).
+template <class... U>
+inline constexpr bool never_v = false;
+/// True for the argument lists of own_slots constructors that user code could call: none,
+/// or anything but a copy or ferry's key-taking constructor.
+template <class Self, class... U>
+consteval bool user_made_own_slots() {
+  if constexpr (sizeof...(U) == 0) {
+    return true;
+  } else {
+    using first = std::remove_cvref_t<std::tuple_element_t<0, std::tuple<U...>>>;
+    return !std::is_same_v<first, own_slots_key> &&
+           !(sizeof...(U) == 1 && std::is_same_v<first, Self>);
+  }
+}
+}  // namespace detail
 
 /// The K slots of a block-shared array (ferry::shared<T, K>, K > 1) that one thread owns: what
 /// a phase that writes the array receives. Slot k lies at position(k) = t + k * threads of the
@@ -144,10 +208,22 @@ template <class T, int K>
 class own_slots {
  public:
   using element_type = T;
-  constexpr own_slots() = default;
+  /// Rejected at compile time: own_slots are made by ferry only, for a phase that writes the
+  /// array. A default-constructed one (no slots: its index check would pass for k in [0, K) and
+  /// write through a null pointer) or one made from a pointer (slots no launch owns) would
+  /// reach memory that no thread owns.
+  template <class... U>
+  requires(detail::user_made_own_slots<own_slots, U...>()) FERRY_HOST_DEVICE
+      constexpr own_slots(U&&...) {
+    static_assert(detail::never_v<U...>,
+                  "ferry::own_slots: only ferry makes own_slots (a phase that names the shared "
+                  "array in ferry::writes<...> receives the thread's own slots); a default-"
+                  "constructed or hand-made own_slots would reach slots no thread owns");
+  }
   /// The K slots first[0], first[stride], ..., first[(K - 1) * stride]; `slot` is the thread's
-  /// linear position t (first = array + t) and `stride` the block's thread count.
-  FERRY_HOST_DEVICE constexpr own_slots(T* first, int slot, int stride)
+  /// linear position t (first = array + t) and `stride` the block's thread count. For ferry's
+  /// own use (detail::shared_arg), which alone holds the key.
+  FERRY_HOST_DEVICE constexpr own_slots(detail::own_slots_key, T* first, int slot, int stride)
       : p_(first), slot_(slot), stride_(stride) {}
   /// Own slot k, 0 <= k < K.
   ///
@@ -348,21 +424,63 @@ constexpr std::size_t align_up(std::size_t x, std::size_t a) {
   return (x + a - 1) / a * a;
 }
 
+/// The largest block-shared size (bytes per block) whose layout ferry computes: 2^40, far above
+/// any device's shared memory (227 KiB on an H200) yet small enough that no sum or product of
+/// the layout wraps std::size_t. A kernel past it is rejected at compile time; below it, the
+/// launch compares the size with the backend's own limit (launch_error).
+inline constexpr std::size_t max_layout_bytes = std::size_t{1} << 40;
+
 /// Byte offsets of the shared arrays in one block's storage (each aligned for its type), and
 /// the total.
+///
+/// Every product and sum is checked: sizeof(T) x threads x K of a huge T or K would otherwise
+/// wrap std::size_t to a small total that passes the launch's size check, and the host backends
+/// would allocate that little and write past it.
 template <int Threads, class... Shared>
 struct shared_layout {
   static constexpr std::size_t count = sizeof...(Shared);
-  static constexpr std::array<std::size_t, count + 1> offsets = [] {
-    std::array<std::size_t, count + 1> o{};
+  // offsets, then the total at [count]; fits == false when some array or the total passes
+  // max_layout_bytes (the offsets are then meaningless and the static_assert below fires).
+  struct computed {
+    std::array<std::size_t, count + 1> offsets{};
+    bool fits = true;
+  };
+  static constexpr computed layout = [] {
+    computed c{};
     std::size_t at = 0, k = 0;
-    ((at = align_up(at, alignof(typename Shared::value_type)), o[k++] = at,
-      at += sizeof(typename Shared::value_type) * static_cast<std::size_t>(Threads) *
-            static_cast<std::size_t>(Shared::slots_per_thread)),
+    constexpr std::size_t limit = max_layout_bytes;
+    // (blocked rejects a shape without threads with its own message; 1 keeps this constant)
+    constexpr std::size_t threads = Threads > 0 ? static_cast<std::size_t>(Threads) : 1;
+    auto add = [&](std::size_t size, std::size_t align, std::size_t slots) {
+      // size, align, slots and Threads are >= 1; each step stays below 2^40 or stops.
+      std::size_t per_slot_bytes = size;
+      if (!c.fits || per_slot_bytes > limit / threads) {
+        c.fits = false;
+        return;
+      }
+      per_slot_bytes *= threads;
+      if (slots > limit / per_slot_bytes) {
+        c.fits = false;
+        return;
+      }
+      const std::size_t array_bytes = per_slot_bytes * slots;
+      at = align_up(at, align);  // at <= 2^41 here: no wrap
+      c.offsets[k++] = at;
+      at += array_bytes;
+      if (at > limit) c.fits = false;
+    };
+    (add(sizeof(typename Shared::value_type), alignof(typename Shared::value_type),
+         static_cast<std::size_t>(Shared::slots_per_thread)),
      ...);
-    o[count] = at;
-    return o;
+    c.offsets[count] = at;
+    return c;
   }();
+  static_assert(layout.fits,
+                "ferry::launch_blocks: the block-shared arrays take more than 2^40 bytes per "
+                "block (sizeof(T) x K x threads of a ferry::shared<T, K>, summed over the "
+                "kernel's arrays): no device has that much shared memory; use smaller blocks or "
+                "fewer or smaller shared arrays");
+  static constexpr std::array<std::size_t, count + 1> offsets = layout.offsets;
   static constexpr std::size_t bytes = offsets[count];
 };
 template <int Threads, class List>
@@ -416,7 +534,8 @@ FERRY_HOST_DEVICE FERRY_INLINE typename shared_param<Blocked, Kernel, K, Phase>:
     (void)fault;
     return p[slot];
   } else if constexpr (std::is_same_v<typename P::type, typename P::own>) {
-    return with_fault_flag(typename P::own(p + slot, slot, Blocked::threads), fault);
+    return with_fault_flag(typename P::own(own_slots_key{}, p + slot, slot, Blocked::threads),
+                           fault);
   } else {
     return with_fault_flag(shared_read_view<Blocked, P::slots>(static_cast<const T*>(p)), fault);
   }

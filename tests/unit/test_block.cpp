@@ -287,19 +287,18 @@ void block_prefix_sums(ferry::index nx, ferry::index ny, ferry::index nz,
 
 // --- limits and checks -------------------------------------------------------------------------
 
-/// 1024 threads with a 256-byte slot each: 256 KiB per block, more than any backend allows
-/// (host: 48 KiB; the largest CUDA opt-in limit, H100/H200: 227 KiB).
-struct big_slot {
-  double v[32];
-};
+/// 1024 threads with 32 double slots each (256 bytes): 256 KiB per block, more than any backend
+/// allows (host: 48 KiB; the largest CUDA opt-in limit, H100/H200: 227 KiB).
 void too_much_shared(std::vector<double>& out) {
   using thread = ferry::block_thread<ferry::index>;
   ferry::launch_blocks(
       {.name = "too_much_shared"},
       ferry::blocks<1024>(ferry::range{static_cast<ferry::index>(out.size())}),
-      ferry::block_kernel<double, ferry::shared<big_slot>>(
+      ferry::block_kernel<double, ferry::shared<double, 32>>(
           ferry::phase(ferry::writes<0>,
-                       [] FERRY_KERNEL(const thread&, double&, big_slot& s) { s.v[0] = 1.0; }),
+                       [] FERRY_KERNEL(const thread&, double&, ferry::own_slots<double, 32> s) {
+                         s[0] = 1.0;
+                       }),
           ferry::finish([] FERRY_KERNEL(const thread&, const double&, double& o) { o = 1.0; })),
       ferry::elementwise(out));
 }
