@@ -10,7 +10,7 @@
 #include <cuda_runtime.h>
 #endif
 #if FERRY_DEVICE_TU && defined(__CUDA__) && !defined(__CUDACC__)
-#include <omp.h>  // clang -foffload-via-llvm: the llvm_offload backend's runtime
+#include <OffloadAPI.h>  // clang -foffload-via-llvm: LLVM's offload API, the backend's runtime
 #endif
 
 namespace {
@@ -64,10 +64,21 @@ int cuda_device_count() {
 #endif
 }
 
-/// Devices LLVM's offload runtime finds, asked of it directly (0 outside llvm_offload builds).
+/// GPUs LLVM's offload runtime lists, asked of it directly (0 outside llvm_offload builds).
 int offload_device_count() {
 #if FERRY_DEVICE_TU && defined(__CUDA__) && !defined(__CUDACC__)
-  return omp_get_num_devices();
+  if (olInit() != nullptr) return 0;
+  int n = 0;
+  static_cast<void>(olIterateDevices(
+      [](ol_device_handle_t d, void* count) {
+        ol_device_type_t type{};
+        if (olGetDeviceInfo(d, OL_DEVICE_INFO_TYPE, sizeof type, &type) == nullptr &&
+            type == OL_DEVICE_TYPE_GPU)
+          ++*static_cast<int*>(count);
+        return true;
+      },
+      &n));
+  return n;
 #else
   return 0;
 #endif
