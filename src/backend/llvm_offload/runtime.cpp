@@ -39,6 +39,7 @@
 #include "ferry/backend/device.hpp"
 #include FERRY_DEVICE_INTRINSICS_HEADER
 #include "ferry/backend/gpu/scratch.hpp"
+#include "ferry/backend/llvm_offload/registry.hpp"
 #include "ferry/core/error.hpp"
 #include "ferry/data/environment.hpp"
 #include "ferry/data/runtime.hpp"
@@ -127,6 +128,42 @@ extern "C" void __tgt_unregister_lib(binary_descriptor* desc) {
       return;
     }
 }
+
+namespace ferry::detail {
+
+offload_registration offload_registered() {
+  std::lock_guard lock(g_descriptor_mutex);
+  offload_registration r;
+  r.descriptors = g_descriptor_count;
+  for (int d = 0; d < g_descriptor_count; ++d) {
+    const binary_descriptor& desc = *g_descriptors[d];
+    for (int i = 0; i < desc.image_count; ++i) {
+      const auto* b = static_cast<const unsigned char*>(desc.images[i].image_start);
+      const auto* e = static_cast<const unsigned char*>(desc.images[i].image_end);
+      unsigned machine = 0;  // ELF header: magic at 0, e_machine (16 bits) at 18
+      if (e - b >= 20 && b[0] == 0x7f && b[1] == 'E' && b[2] == 'L' && b[3] == 'F') {
+        std::uint16_t m = 0;
+        std::memcpy(&m, b + 18, sizeof m);
+        machine = m;
+      }
+      r.image_machines.push_back(machine);
+    }
+    for (const offload_entry* e = desc.host_entries_begin; e != desc.host_entries_end; ++e)
+      if (e->size == 0) ++r.kernels;
+  }
+  return r;
+}
+
+const char* offload_kernel_symbol(const void* stub) {
+  std::lock_guard lock(g_descriptor_mutex);
+  for (int d = 0; d < g_descriptor_count; ++d)
+    for (const offload_entry* e = g_descriptors[d]->host_entries_begin;
+         e != g_descriptors[d]->host_entries_end; ++e)
+      if (e->size == 0 && e->address == stub) return e->symbol_name;
+  return nullptr;
+}
+
+}  // namespace ferry::detail
 
 // --- the device, its queue and its kernels
 // ---------------------------------------------------------
@@ -354,13 +391,15 @@ thread_local std::string g_launch_message;
 thread_local bool g_launch_config_error = false;
 
 /// The call configuration of the <<<...>>> launch being made by this thread (clang's code
-/// pushes it before calling the kernel's host stub, which pops it).
+/// pushes it before calling the kernel's host stub, which pops it). Plain fields, so that the
+/// thread-local needs no initialisation at run time.
 struct call_configuration {
-  ::dim3 grid, block;
-  std::size_t shared = 0;
-  void* stream = nullptr;
+  unsigned grid[3];
+  unsigned block[3];
+  std::size_t shared;
+  void* stream;
 };
-thread_local call_configuration g_call_configuration;
+thread_local call_configuration g_call_configuration{};
 
 }  // namespace
 }  // namespace ferry::detail
@@ -369,7 +408,8 @@ thread_local call_configuration g_call_configuration;
 /// the kernel's host stub): keeps the configuration for the stub. Returns 0.
 extern "C" unsigned __llvmPushCallConfiguration(dim3 grid, dim3 block, std::size_t shared,
                                                 void* stream) {
-  ferry::detail::g_call_configuration = {grid, block, shared, stream};
+  ferry::detail::g_call_configuration = {
+      {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, shared, stream};
   return 0;
 }
 
@@ -377,8 +417,12 @@ extern "C" unsigned __llvmPushCallConfiguration(dim3 grid, dim3 block, std::size
 extern "C" unsigned __llvmPopCallConfiguration(dim3* grid, dim3* block, std::size_t* shared,
                                                void** stream) {
   const auto& c = ferry::detail::g_call_configuration;
-  *grid = c.grid;
-  *block = c.block;
+  grid->x = c.grid[0];
+  grid->y = c.grid[1];
+  grid->z = c.grid[2];
+  block->x = c.block[0];
+  block->y = c.block[1];
+  block->z = c.block[2];
   *shared = c.shared;
   *stream = c.stream;
   return 0;
