@@ -401,6 +401,21 @@ struct call_configuration {
 };
 thread_local call_configuration g_call_configuration{};
 
+/// Whether this thread has made a call that makes the device's driver context current on it.
+/// liboffload's CUDA plug-in makes its context current in its memory and copy calls but not in
+/// a launch, and a thread whose first call is a launch (resident data, launched from a new host
+/// thread) would launch with no current context. One page-locked allocation of one byte (and its
+/// free), the first time a thread launches, makes the context current on it.
+thread_local bool g_thread_has_context = false;
+
+void make_context_current(const offload_context& c) {
+  if (g_thread_has_context) return;
+  void* p = nullptr;
+  if (olMemAlloc(c.device(), OL_ALLOC_TYPE_HOST, 1, &p) == nullptr && p != nullptr)
+    static_cast<void>(olMemFree(p));
+  g_thread_has_context = true;
+}
+
 }  // namespace
 }  // namespace ferry::detail
 
@@ -456,6 +471,7 @@ extern "C" unsigned llvmLaunchKernel(const void* func, dim3 grid, dim3 block, vo
     g_launch_message = e.what();
     return g_launch_status;
   }
+  make_context_current(*c);
   std::string why;
   const ol_symbol_handle_t kernel = c->kernel(func, why);
   if (kernel == nullptr) {
@@ -473,8 +489,7 @@ extern "C" unsigned llvmLaunchKernel(const void* func, dim3 grid, dim3 block, vo
   ol_result_t r;
   {
     std::lock_guard lock(c->queue_mutex());
-    r = olLaunchKernel(c->queue(), c->device(), kernel, a->size ? a->data : nullptr, a->size,
-                       &sizes);
+    r = olLaunchKernel(c->queue(), c->device(), kernel, a->data, a->size, &sizes);
   }
   if (r != nullptr) {
     g_launch_status = static_cast<unsigned>(r->Code) ? static_cast<unsigned>(r->Code) : 1u;
