@@ -94,8 +94,9 @@ endmacro()
 # program linking ferry::ferry gets, through the library's interface).
 #
 # Compile (clang 22), each flag and why:
-#   -x cuda -foffload-via-llvm    CUDA's language, kernels registered with LLVM's offload runtime
-#                                 (libomptarget) instead of the CUDA runtime;
+#   -x cuda -foffload-via-llvm    CUDA's language, kernels registered and launched through
+#                                 functions that ferry's runtime defines (on LLVM's offload API)
+#                                 instead of the CUDA runtime's;
 #   -foffload-lto                 device code as bitcode, linked once per program (also at the
 #                                 link): without it each source becomes a finished NVIDIA image,
 #                                 and nvlink rejects a template kernel instantiated in two sources,
