@@ -118,6 +118,7 @@ run() {
   # The llvm_offload programs run with the unpacked run-time libraries.
   local with_runtime=(env "LD_LIBRARY_PATH=$libpath${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
   step check 60 "${with_runtime[@]}" "$lo_check"
+  grep -E '^(PASS|FAIL|INFO)' "$out/check.log"
   step machine 30 nvidia-smi
   step ldd 30 "${with_runtime[@]}" ldd "$lo_perf"
   # The llvm_offload instances exist only where ferry found the device when the program started:
