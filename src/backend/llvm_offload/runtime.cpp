@@ -493,8 +493,11 @@ extern "C" unsigned llvmLaunchKernel(const void* func, dim3 grid, dim3 block, vo
   }
   if (r != nullptr) {
     g_launch_status = static_cast<unsigned>(r->Code) ? static_cast<unsigned>(r->Code) : 1u;
+    // Sizes or arguments the device refuses (as the cuda backend's invalid configuration and
+    // out-of-resources launch errors); anything else is the device's (a sticky fault).
     g_launch_config_error = r->Code == OL_ERRC_INVALID_ARGUMENT ||
-                            r->Code == OL_ERRC_INVALID_SIZE || r->Code == OL_ERRC_INVALID_VALUE;
+                            r->Code == OL_ERRC_INVALID_SIZE || r->Code == OL_ERRC_INVALID_VALUE ||
+                            r->Code == OL_ERRC_OUT_OF_RESOURCES;
     g_launch_message = offload_message("olLaunchKernel", r);
   }
   return g_launch_status;
