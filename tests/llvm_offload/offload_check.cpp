@@ -24,8 +24,10 @@
 
 namespace {
 
+/// Checks failed so far.
 int g_failures = 0;
 
+/// Prints "PASS <check>: <detail>" or "FAIL ..." and counts a failure.
 void report(const char* check, bool ok, const std::string& detail) {
   std::printf("%s %s%s%s\n", ok ? "PASS" : "FAIL", check, detail.empty() ? "" : ": ",
               detail.c_str());
@@ -43,6 +45,7 @@ void guarded(const char* check, F&& f) {
   }
 }
 
+/// y = a * x + y through a safe launch (interface A: x copied in, y in and out).
 void saxpy(std::vector<double>& y, const std::vector<double>& x, double a) {
   ferry::launch(
       {.name = "check_saxpy"}, ferry::range{static_cast<ferry::index>(y.size())},
@@ -52,6 +55,7 @@ void saxpy(std::vector<double>& y, const std::vector<double>& x, double a) {
       ferry::elementwise(y), std::as_const(x), a);
 }
 
+/// s = the sum of x (a reduction launch).
 void sum_of(const std::vector<double>& x, double& s) {
   ferry::launch(
       {.name = "check_sum"}, ferry::range{static_cast<ferry::index>(x.size())},
@@ -82,6 +86,7 @@ __global__ void increment_kernel(double* y, int n) {
   if (i < n) y[i] += 1.0;
 }
 
+/// out[i] = x[i + 1]: the last thread reads one past x, a failed bounds check that traps.
 void read_past_end(std::vector<double>& out, const std::vector<double>& x) {
   ferry::launch(
       {.name = "check_read_past_end"}, ferry::range{static_cast<ferry::index>(out.size())},
@@ -89,6 +94,7 @@ void read_past_end(std::vector<double>& out, const std::vector<double>& x) {
       ferry::elementwise(out), std::as_const(x));
 }
 
+/// Check 1 (file comment).
 void check_saxpy() {
   const std::size_t n = 1 << 20;
   std::vector<double> x(n), y(n), expected(n);
@@ -104,6 +110,7 @@ void check_saxpy() {
   report("saxpy", bad == 0, std::to_string(bad) + " of " + std::to_string(n) + " wrong");
 }
 
+/// Check 2.
 void check_sum() {
   const std::size_t n = 3'000'001;
   std::vector<double> x(n);
@@ -118,6 +125,7 @@ void check_sum() {
          "got " + std::to_string(s) + ", expected " + std::to_string(expected));
 }
 
+/// Check 3.
 void check_2d_shared() {
   const int nx = 1000, ny = 300;
   const ferry::detail::gpu::dim3 block(32, 8);
@@ -150,6 +158,7 @@ void check_2d_shared() {
              std::to_string(shared) + " bytes of shared memory)");
 }
 
+/// Check 4.
 void check_back_to_back() {
   const int n = 1 << 16, launches = 2000;
   std::vector<double> y(n, 0.0);
@@ -175,6 +184,7 @@ void check_back_to_back() {
   report("back_to_back_launches", bad == 0, detail);
 }
 
+/// Check 5 (last: the trap ends the device context).
 void check_trap() {
   const std::vector<double> x(1000, 2.0);
   std::vector<double> out(1000, -1.0);
