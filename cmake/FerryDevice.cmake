@@ -94,8 +94,9 @@ endmacro()
 # program linking ferry::ferry gets, through the library's interface).
 #
 # Compile (clang 22), each flag and why:
-#   -x cuda -foffload-via-llvm    CUDA's language, kernels registered with LLVM's offload runtime
-#                                 (libomptarget) instead of the CUDA runtime;
+#   -x cuda -foffload-via-llvm    CUDA's language, kernels registered and launched through
+#                                 functions that ferry's runtime defines (on LLVM's offload API)
+#                                 instead of the CUDA runtime's;
 #   -foffload-lto                 device code as bitcode, linked once per program (also at the
 #                                 link): without it each source becomes a finished NVIDIA image,
 #                                 and nvlink rejects a template kernel instantiated in two sources,
@@ -118,7 +119,12 @@ endmacro()
 # OpenMP: a launch compiled there runs serially when the openmp backend is selected (sources not
 # marked as device sources, and the library, keep their OpenMP).
 # Link: -foffload-via-llvm with the same architectures and -nogpulib (the device link), -fopenmp
-# (libomp and libomptarget), and the vendors' device math libraries as inputs of each target's
+# (libomp, for the openmp backend), --as-needed (the driver also links libomptarget, LLVM's
+# OpenMP offload runtime, which ferry's runtime replaces: it defines every function the
+# compiler's registration and launch code calls, so the library is left out of the program),
+# LLVM's offload API library (libLLVMOffload, FERRY_LIBOFFLOAD, and its header OffloadAPI.h,
+# FERRY_LIBOFFLOAD_INCLUDE_DIR: Debian package liboffload-22-dev, found next to the compiler), and
+# the vendors' device math libraries as inputs of each target's
 # device link (-Xoffload-linker-<triple>): libdevice for NVPTX (FERRY_LIBDEVICE, from the CUDA
 # toolkit), the ROCm device libraries' OCML and its control libraries for AMDGPU
 # (FERRY_ROCM_DEVICE_LIB_PATH; the ISA-version library is per architecture, so one AMD
@@ -156,7 +162,18 @@ macro(ferry_setup_llvm_offload)
   set(FERRY_LLVM_OFFLOAD_COMPILE_OPTIONS -x cuda -foffload-via-llvm -foffload-lto ${_ferry_arch_opts}
       -nogpulib -nogpuinc -includeferry/backend/llvm_offload/intrinsics.hpp)
   set(FERRY_LLVM_OFFLOAD_LINK_OPTIONS -foffload-via-llvm -foffload-lto ${_ferry_arch_opts} -nogpulib
-      -fopenmp)
+      -fopenmp -Wl,--as-needed)
+  get_filename_component(_ferry_llvm_prefix ${CMAKE_CXX_COMPILER} REALPATH)
+  get_filename_component(_ferry_llvm_prefix ${_ferry_llvm_prefix} DIRECTORY)
+  get_filename_component(_ferry_llvm_prefix ${_ferry_llvm_prefix} DIRECTORY)
+  find_path(FERRY_LIBOFFLOAD_INCLUDE_DIR OffloadAPI.h
+            HINTS ${_ferry_llvm_prefix}/include/offload NO_DEFAULT_PATH)
+  find_library(FERRY_LIBOFFLOAD NAMES LLVMOffload HINTS ${_ferry_llvm_prefix}/lib NO_DEFAULT_PATH)
+  if(NOT FERRY_LIBOFFLOAD_INCLUDE_DIR OR NOT FERRY_LIBOFFLOAD)
+    message(FATAL_ERROR "llvm_offload: LLVM's offload API (OffloadAPI.h and libLLVMOffload; "
+                        "Debian package liboffload-22-dev) not found under ${_ferry_llvm_prefix}; "
+                        "set FERRY_LIBOFFLOAD_INCLUDE_DIR and FERRY_LIBOFFLOAD")
+  endif()
   if(_ferry_nv_archs)
     if(NOT FERRY_LIBDEVICE)
       find_package(CUDAToolkit QUIET)

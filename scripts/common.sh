@@ -118,8 +118,9 @@ FERRY_HIP_CLANGXX="${FERRY_HIP_CLANGXX:-clang++-22}"
 
 # Debian packages of the llvm_offload build of scripts/test.sh (one executable with NVIDIA and AMD
 # images): Clang 22 (-foffload-via-llvm) with its clang-linker-wrapper (clang-tools-22), lld-22
-# (links the AMD images), llvm-22 (llvm-offload-binary), LLVM's OpenMP runtime and offload
-# runtime (libomp-22-dev, liboffload-22-dev: libomptarget) and the ROCm device libraries
+# (links the AMD images), llvm-22 (llvm-offload-binary), LLVM's OpenMP runtime and offload API
+# (libomp-22-dev; liboffload-22-dev: OffloadAPI.h and libLLVMOffload, which ferry's runtime calls,
+# and libomptarget, which the driver names at the link) and the ROCm device libraries
 # (rocm-device-libs: OCML for the AMD images' math). The NVIDIA images need the CUDA toolkit.
 FERRY_LLVM_OFFLOAD_PACKAGES=(clang-22 clang-tools-22 lld-22 llvm-22 libomp-22-dev liboffload-22-dev rocm-device-libs)
 FERRY_LLVM_OFFLOAD_CLANGXX="${FERRY_LLVM_OFFLOAD_CLANGXX:-clang++-22}"

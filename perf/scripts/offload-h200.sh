@@ -4,25 +4,31 @@
 # packages of LLVM's offload run-time libraries (the GPU machine has no package registry).
 #
 # On the CPU machine (the two build folders configured with FERRY_DEVICE_BACKEND=llvm_offload and
-# =cuda, ferry-perf and ferry_unit_tests built in the first, ferry-perf in the second):
+# =cuda, ferry-perf, ferry_unit_tests and ferry_offload_check built in the first, ferry-perf in
+# the second):
 #   perf/scripts/offload-h200.sh prepare LLVM_OFFLOAD_BUILD CUDA_BUILD BINDIR DEBDIR
-# copies ferry-perf and ferry_unit_tests of the llvm_offload build to BINDIR/llvm_offload/ and
-# ferry-perf of the cuda build to BINDIR/cuda/, stripped (symbols only: the device images stay),
-# and downloads (apt-get download, no install) the run-time packages into DEBDIR: libllvm22,
-# liboffload-22 (libomptarget and its CUDA and AMD plug-ins), libomp5-19, libz3-4, libicu72.
+# copies ferry-perf, ferry_unit_tests and ferry_offload_check of the llvm_offload build to
+# BINDIR/llvm_offload/ and ferry-perf of the cuda build to BINDIR/cuda/, stripped (symbols only:
+# the device images stay), and downloads (apt-get download, no install) the run-time packages
+# into DEBDIR: libllvm22, liboffload-22 (libLLVMOffload, LLVM's offload API with its CUDA and AMD
+# plug-ins, which ferry's runtime calls), libomp5-19 (OpenMP, for the host backends), libz3-4
+# and libicu72 (libLLVM's dependencies).
 #
 # On the GPU machine:
 #   perf/scripts/offload-h200.sh run BINDIR DEBDIR OUTDIR [NPASSES]
 # Steps, each under its own time limit, each logged to OUTDIR/<step>.log:
 #   1. runtime: unpacks every DEBDIR/*.deb into a temporary folder (dpkg -x) and puts its library
 #      folders on LD_LIBRARY_PATH (for the llvm_offload programs only);
-#   2. machine: nvidia-smi; ldd: the libraries the llvm_offload ferry-perf resolves;
-#   3. unit: ferry_unit_tests, the llvm_offload instances and tests (backend selection, the
-#      bounds-check death test);
-#   4. unit_all: the whole ferry_unit_tests program (every host backend and llvm_offload);
-#   5. llvm_offload: ferry-perf --backend llvm_offload over the seven apps, ferry_A/B/C,
+#   2. check: ferry_offload_check, a few seconds: saxpy, a sum, a 2D grid with dynamic shared
+#      memory, back-to-back launches (time to issue each), a trapping kernel that must raise
+#      device_error (PASS/FAIL lines);
+#   3. machine: nvidia-smi; ldd: the libraries the llvm_offload ferry-perf resolves;
+#   4. unit: ferry_unit_tests, the llvm_offload instances and tests (backend selection, the
+#      bounds-check test: device_error in a child process);
+#   5. unit_all: the whole ferry_unit_tests program (every host backend and llvm_offload);
+#   6. llvm_offload: ferry-perf --backend llvm_offload over the seven apps, ferry_A/B/C,
 #      NPASSES passes (default 3), CSV OUTDIR/llvm_offload.csv;
-#   6. cuda: the cuda build's ferry-perf, same kernels and passes, with base_cuda, CSV
+#   7. cuda: the cuda build's ferry-perf, same kernels and passes, with base_cuda, CSV
 #      OUTDIR/cuda.csv;
 # and prints last, per app and variant, the minimum time per rep of both builds and the ratio
 # llvm_offload / cuda (issue target: <= 1.10 for ferry_B), and the checksum status of each
@@ -41,12 +47,14 @@ usage() {
 prepare() {
   local lo=${1:?LLVM_OFFLOAD_BUILD} cu=${2:?CUDA_BUILD} bindir=${3:?BINDIR} debdir=${4:?DEBDIR} f
   mkdir -p "$bindir/llvm_offload" "$bindir/cuda" "$debdir"
-  for f in "$lo/perf/ferry-perf" "$lo/tests/unit/ferry_unit_tests" "$cu/perf/ferry-perf"; do
+  for f in "$lo/perf/ferry-perf" "$lo/tests/unit/ferry_unit_tests" \
+    "$lo/tests/llvm_offload/ferry_offload_check" "$cu/perf/ferry-perf"; do
     [[ -x $f ]] || { echo "missing $f (build it first)" >&2; exit 1; }
   done
   # strip removes the host symbol tables only; each device image is a data section.
   strip -o "$bindir/llvm_offload/ferry-perf" "$lo/perf/ferry-perf"
   strip -o "$bindir/llvm_offload/ferry_unit_tests" "$lo/tests/unit/ferry_unit_tests"
+  strip -o "$bindir/llvm_offload/ferry_offload_check" "$lo/tests/llvm_offload/ferry_offload_check"
   strip -o "$bindir/cuda/ferry-perf" "$cu/perf/ferry-perf"
   (cd "$debdir" && apt-get download "${runtime_packages[@]}") || exit 1
   du -ab "$bindir" "$debdir" | sort -n | tail -n 12
@@ -56,6 +64,7 @@ prepare() {
 run() {
   local bindir=${1:?BINDIR} debdir=${2:?DEBDIR} out=${3:?OUTDIR} npasses=${4:-3}
   local lo_perf="$bindir/llvm_offload/ferry-perf" lo_unit="$bindir/llvm_offload/ferry_unit_tests"
+  local lo_check="$bindir/llvm_offload/ferry_offload_check"
   local cu_perf="$bindir/cuda/ferry-perf"
   mkdir -p "$out"
   out=$(cd "$out" && pwd)
@@ -98,9 +107,9 @@ run() {
       fi
       echo "unpacked $(basename "$f")"
     done
-    # libomptarget also dlopen()s "libomp.so", which the run-time package does not provide (only
-    # libomp.so.5): without this link the loader could find a second OpenMP runtime elsewhere
-    # (OMP: Error #15, "found libomp.so.5 already initialized").
+    # A program that loads libomptarget (older llvm_offload builds did) also has it dlopen()
+    # "libomp.so", which the run-time package does not provide (only libomp.so.5): without this
+    # link the loader could find a second OpenMP runtime elsewhere (OMP: Error #15).
     ln -sf libomp.so.5 "$rt/usr/lib/x86_64-linux-gnu/libomp.so"
     ls "$rt/usr/lib/x86_64-linux-gnu" | grep -E 'libomp|libLLVM|offload' || true
   }
@@ -108,6 +117,8 @@ run() {
   libpath="$rt/usr/lib/x86_64-linux-gnu:$rt/usr/lib/llvm-22/lib:$rt/usr/lib/llvm-19/lib"
   # The llvm_offload programs run with the unpacked run-time libraries.
   local with_runtime=(env "LD_LIBRARY_PATH=$libpath${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
+  step check 60 "${with_runtime[@]}" "$lo_check"
+  grep -E '^(PASS|FAIL|INFO)' "$out/check.log"
   step machine 30 nvidia-smi
   step ldd 30 "${with_runtime[@]}" ldd "$lo_perf"
   # The llvm_offload instances exist only where ferry found the device when the program started:

@@ -10,7 +10,14 @@
 #include <cuda_runtime.h>
 #endif
 #if FERRY_DEVICE_TU && defined(__CUDA__) && !defined(__CUDACC__)
-#include <omp.h>  // clang -foffload-via-llvm: the llvm_offload backend's runtime
+#include <OffloadAPI.h>  // clang -foffload-via-llvm: LLVM's offload API, the backend's runtime
+
+#include "ferry/backend/llvm_offload/registry.hpp"
+
+/// A kernel of this program's device images, for the registration test (never launched).
+extern "C" __global__ void ferry_registration_probe(int* p) {
+  *p = 1;
+}
 #endif
 
 namespace {
@@ -64,10 +71,21 @@ int cuda_device_count() {
 #endif
 }
 
-/// Devices LLVM's offload runtime finds, asked of it directly (0 outside llvm_offload builds).
+/// GPUs LLVM's offload runtime lists, asked of it directly (0 outside llvm_offload builds).
 int offload_device_count() {
 #if FERRY_DEVICE_TU && defined(__CUDA__) && !defined(__CUDACC__)
-  return omp_get_num_devices();
+  if (olInit() != nullptr) return 0;
+  int n = 0;
+  static_cast<void>(olIterateDevices(
+      [](ol_device_handle_t d, void* count) {
+        ol_device_type_t type{};
+        if (olGetDeviceInfo(d, OL_DEVICE_INFO_TYPE, sizeof type, &type) == nullptr &&
+            type == OL_DEVICE_TYPE_GPU)
+          ++*static_cast<int*>(count);
+        return true;
+      },
+      &n));
+  return n;
 #else
   return 0;
 #endif
@@ -94,6 +112,28 @@ TEST(backend_selection, llvm_offload_without_device_is_an_error_not_a_fallback) 
     EXPECT_TRUE(contains(ferry::device_description(), "through LLVM offload"))
         << ferry::device_description();
   }
+}
+
+// llvm_offload builds: the program registered its device images at start-up (one per
+// architecture, each an NVIDIA or AMD ELF file) and the runtime finds a kernel's symbol from its
+// host stub, the address that launches pass; no GPU needed. A wrong reading of the registration
+// records would find no ELF images, or no name, or another one.
+TEST(backend_selection, llvm_offload_program_registers_its_images) {
+#if FERRY_DEVICE_TU && defined(__CUDA__) && !defined(__CUDACC__)
+  const ferry::detail::offload_registration r = ferry::detail::offload_registered();
+  EXPECT_GE(r.descriptors, 1);
+  ASSERT_FALSE(r.image_machines.empty());
+  for (unsigned m : r.image_machines) EXPECT_TRUE(m == 190 || m == 224) << "ELF machine " << m;
+  EXPECT_GE(r.kernels, 1u);
+  const char* name = ferry::detail::offload_kernel_symbol(
+      reinterpret_cast<const void*>(&ferry_registration_probe));
+  ASSERT_NE(name, nullptr);
+  EXPECT_STREQ(name, "ferry_registration_probe");
+  EXPECT_EQ(ferry::detail::offload_kernel_symbol(reinterpret_cast<const void*>(&contains)),
+            nullptr);
+#else
+  GTEST_SKIP() << "not an llvm_offload build";
+#endif
 }
 
 TEST(backend_selection, device_backend_missing_is_an_error_not_a_fallback) {

@@ -9,7 +9,9 @@
 //
 // On a GPU the failing thread traps instead (the CUDA context does not survive it), so the device
 // instances skip here; tests/device proves the device path in a child process on cuda, and the
-// death test at the end of this file on llvm_offload (whose runtime ends the process).
+// exit test at the end of this file on llvm_offload.
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <vector>
 
@@ -498,11 +500,12 @@ TEST(bounds_outside_launch, subview_checks_its_window) {
   EXPECT_THROW((void)huge.subview(std::numeric_limits<index>::max(), 1), ferry::bounds_error);
 }
 
-// llvm_offload: the failed check traps on the GPU, the kernel fails, and LLVM's offload runtime
-// ends the process (it cannot report a failed kernel to its caller): never a wrong result handed
-// back. Proven in a child process (a gtest death test, re-executing this program), after the same
-// kernel in bounds has run on the device in this one.
-TEST(bounds_llvm_offload, failed_check_ends_the_process) {
+// llvm_offload: the failed check traps on the GPU, the kernel fails, and the launch (whose copy
+// back waits for the kernel) raises device_error naming the kernel: the process goes on, and no
+// wrong result is handed back. Proven in a child process (a gtest exit test, re-executing this
+// program; a trap ends the device context, so later launches of this process would fail), after
+// the same kernel in bounds has run on the device in this one.
+TEST(bounds_llvm_offload, failed_check_raises_device_error) {
   if (!ferry::backend_compiled(ferry::backend::llvm_offload))
     GTEST_SKIP() << "not an llvm_offload build";
   try {
@@ -515,12 +518,19 @@ TEST(bounds_llvm_offload, failed_check_ends_the_process) {
   in_bounds(out, x);
   EXPECT_EQ(out, std::vector<double>(1000, 3.0));
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_DEATH(
+  EXPECT_EXIT(
       {
         ferry::set_backend(ferry::backend::llvm_offload);
-        read_past_end(out, x);
+        std::vector<double> o(1000, -1.0);
+        try {
+          read_past_end(o, x);
+        } catch (const ferry::device_error& e) {
+          std::fprintf(stderr, "device_error in kernel %s: %s\n", e.kernel().c_str(), e.what());
+          std::exit(o == std::vector<double>(1000, -1.0) ? 0 : 2);
+        }
+        std::exit(1);
       },
-      "");
+      ::testing::ExitedWithCode(0), "device_error in kernel read_past_end");
   ferry::set_backend(ferry::backend::serial);
 }
 

@@ -19,6 +19,7 @@
 #include "ferry/core/config.hpp"
 #include "ferry/core/error.hpp"
 #include "ferry/data/environment.hpp"
+#include "reduction_pool.hpp"
 
 namespace ferry::detail {
 namespace {
@@ -38,34 +39,6 @@ std::string fault_hint(cudaError_t e) {
          "or atomic_add target) ends a kernel this way, as does a read through a read-only view "
          "far outside it";
 }
-
-/// The reduction scratches (gpu/scratch.hpp, reduction_scratch): one per reduction launch in
-/// flight. A launch takes an idle one and gives it back when its result is on the host, so a single
-/// thread reuses one scratch forever and N threads launching at once use N. Scratches live as
-/// long as the process (like the stream), so their memory is never freed behind a launch.
-class reduction_pool {
- public:
-  gpu::reduction_scratch& take() {
-    std::lock_guard lock(mutex_);
-    if (idle_.empty()) {
-      all_.push_back(std::make_unique<gpu::reduction_scratch>());
-      idle_.reserve(all_.size());  // so that give() never allocates
-      return *all_.back();
-    }
-    gpu::reduction_scratch* s = idle_.back();
-    idle_.pop_back();
-    return *s;
-  }
-  void give(gpu::reduction_scratch& s) noexcept {
-    std::lock_guard lock(mutex_);
-    idle_.push_back(&s);
-  }
-
- private:
-  std::mutex mutex_;
-  std::vector<std::unique_ptr<gpu::reduction_scratch>> all_;
-  std::vector<gpu::reduction_scratch*> idle_;
-};
 
 class gpu_device final : public device_runtime {
  public:
@@ -176,7 +149,7 @@ class gpu_device final : public device_runtime {
   void note_kernel(const char* k) { last_kernel_ = k; }
   /// The kernel launched last (noted by after_launch), "" before the first.
   const char* last_kernel() const { return last_kernel_; }
-  reduction_pool& reductions() { return reductions_; }
+  gpu::reduction_pool& reductions() { return reductions_; }
 
   void check(cudaError_t e, const char* call) const {
     if (e == cudaSuccess) return;
@@ -191,7 +164,7 @@ class gpu_device final : public device_runtime {
   cudaStream_t stream_ = nullptr;
   cudaMemPool_t pool_ = nullptr;
   std::unique_ptr<gpu::transfer_engine> engine_;
-  reduction_pool reductions_;
+  gpu::reduction_pool reductions_;
   const char* last_kernel_ = "";
   const char* current_kernel_ = "";
 };
@@ -248,58 +221,14 @@ void after_launch(const char* kernel) {
   throw device_error(kernel, msg);
 }
 
-namespace {
-
-/// Bytes before a reduction scratch's data: its block counter, padded so that the data stays
-/// 256-byte aligned (the alignment of device allocations, and the most a state may need).
-constexpr std::size_t counter_bytes = 256;
-
-/// Replaces s's device memory by a block of at least `bytes` (doubling, so a scratch grows a few
-/// times at most) with a zeroed counter. The old block was last used by a launch whose result
-/// is on the host already; its free is stream-ordered anyway.
-void grow_device(gpu_device& d, reduction_scratch& s, std::size_t bytes, const char* kernel) {
-  const std::size_t capacity = std::max(bytes, 2 * s.capacity);
-  auto* base = static_cast<unsigned char*>(d.allocate(counter_bytes + capacity));
-  const cudaError_t e = cudaMemsetAsync(base, 0, sizeof(unsigned), d.stream());
-  if (e != cudaSuccess) {
-    d.deallocate(base, 0);
-    d.check(e, "cudaMemsetAsync");
-  }
-  record_allocation(counter_bytes + capacity, kernel);
-  if (s.counter) d.deallocate(s.counter, 0);
-  s.counter = reinterpret_cast<unsigned*>(base);
-  s.device = base + counter_bytes;
-  s.capacity = capacity;
-}
-
-/// Replaces s's page-locked host memory by a block of at least `bytes` (256 at least: room for
-/// any usual set of reduction results, so this runs once per scratch).
-void grow_host(gpu_device& d, reduction_scratch& s, std::size_t bytes) {
-  const std::size_t capacity = std::max({bytes, 2 * s.host_capacity, std::size_t{256}});
-  void* p = d.allocate_host(capacity);
-  if (s.host) d.deallocate_host(s.host);
-  s.host = p;
-  s.host_capacity = capacity;
-}
-
-}  // namespace
-
 reduction_scratch& acquire_reduction_scratch(std::size_t device_bytes, std::size_t host_bytes,
                                              const char* kernel) {
   gpu_device& d = the_device();
-  reduction_scratch& s = d.reductions().take();
-  try {
-    if (s.capacity < device_bytes) grow_device(d, s, device_bytes, kernel);
-    if (s.host_capacity < host_bytes) grow_host(d, s, host_bytes);
-  } catch (...) {
-    d.reductions().give(s);
-    throw;
-  }
-  return s;
+  return d.reductions().acquire(d, device_bytes, host_bytes, kernel);
 }
 
 void release_reduction_scratch(reduction_scratch& s) noexcept {
-  the_device().reductions().give(s);
+  the_device().reductions().release(s);
 }
 
 void read_reduction_result(reduction_scratch& s, const void* dev, std::size_t n,

@@ -4,10 +4,10 @@
 //
 // Device sources are compiled by clang (>= 22) as CUDA with -foffload-via-llvm for every
 // architecture in FERRY_LLVM_OFFLOAD_ARCHITECTURES (default sm_90 and gfx90a): one executable
-// holds an NVIDIA and an AMD image of every kernel, and LLVM's offload runtime (libomptarget)
-// picks the one for the GPU it finds. The kernels are the CUDA backend's (ferry/backend/gpu/),
-// compiled with this backend's intrinsics.hpp; allocation and copies go through the OpenMP
-// device-memory API of the same runtime (src/backend/llvm_offload/runtime.cpp).
+// holds an NVIDIA and an AMD image of every kernel, and ferry's runtime loads the one for the GPU
+// it finds through LLVM's offload API (liboffload). The kernels are the CUDA backend's
+// (ferry/backend/gpu/), compiled with this backend's intrinsics.hpp; allocation, copies and
+// launches go through the same API, on one in-order queue (src/backend/llvm_offload/runtime.cpp).
 #pragma once
 
 #include "ferry/core/backend.hpp"

@@ -205,8 +205,9 @@ namespace ferry::detail::gpu {
 
 // --- launch configuration (host) ----------------------------------------------------------------
 
-/// The stream type of the shared launch path. LLVM's offload runtime orders every launch and
-/// copy of a host thread on its own (and waits for each launch), so there is one null stream.
+/// The stream type of the shared launch path. Unused: ferry's runtime issues every launch on its
+/// one queue (src/backend/llvm_offload/runtime.cpp, llvmLaunchKernel), so there is one null
+/// stream.
 using cudaStream_t = void*;
 
 /// Grid or block extents with CUDA's dim3 constructors (unspecified extents are 1). The
@@ -361,7 +362,7 @@ __device__ FERRY_INLINE unsigned atomic_inc_wrap(unsigned* p, unsigned max) {
 #endif
 }
 
-/// Profiler ranges: no-ops (LLVM's offload runtime has its own tracing: LIBOMPTARGET_PROFILE).
+/// Profiler ranges: no-ops (LLVM's offload API has its own tracing: OFFLOAD_TRACE=1).
 inline void range_push(const char*) {}
 /// Closes the range opened last by range_push (no-op).
 inline void range_pop() {}
