@@ -1,21 +1,36 @@
 // ferry-perf: Apps_DIFFUSION3DPA ferry variants (spec 2.25), with ferry::launch_blocks.
 //
-// One block of 27 threads per element over range{27·NE}: thread t of block e stands for dof t of
-// the element (t = dx + 3dy + 9dz), so `finish` adds the thread's result to Y[t + 27e] through the
-// elementwise strategy. The stages between hold up to 192 values per element (three channels of
-// 64 quadrature points): block-shared arrays with 8 slots per thread (ferry::shared<Real_type, 8>,
-// 216 slots), thread t computing the entries at its own positions t + 27j (where they exist).
-// Two such arrays alternate (a phase reads the one the previous phase wrote and writes the
-// other), one barrier after each phase:
-//   phase 0  X_e (one slot per thread) and the basis (B in slots 0..11, G in 12..23) staged
-//   phase 1  ddq (72 entries)  from X_e          phase 5  qqd (144)  from flux
-//   phase 2  dqq (144)         from ddq          phase 6  qdd (108)  from qqd
-//   phase 3  grad (192)        from dqq          phase 7  the dof's increment, from qdd
-//   phase 4  flux (192)        from grad and D_e
-// The arithmetic is the stage functions of DIFFUSION3DPA.hpp, as in ref_seq. The suite's
-// Base_CUDA runs 64 threads per element (spec 2.25); 27 give every thread its own dof to finish.
+// The public launch shape is 4 x 4 x 4 threads per element; a ferry index space cannot pad a
+// third dimension inside each element, so each element gets the 4 x 4 columns of that shape and
+// a thread walks the third index of every stage (and every channel) in registers, as MASS3DPA's
+// variants do. The index space is range3d{D1, D1, NE} = {3, 3, NE} cut into blocks<4, 4, BZ>:
+// thread (tx, ty, tz) of block (0, 0, b) works on element e = BZ·b + tz (its global.k), column
+// (tx, ty); the threads with tx = 3 or ty = 3, and those of the last block's elements past NE,
+// are padding (inside == false): they run every phase but not `finish`. Global reads are guarded
+// (X_e by inside, D_e by e < NE, NE a by-value launch argument), so padding elements compute on
+// zeros. `finish` adds a thread's column to Y through tiles3d (Y seen as a 3 x 3 x 3NE array;
+// thread (dx, dy, e) owns the box 1 x 1 x 3 at (dx, dy, 3e)).
+//
+// Each stage is a ferry::shared<Real_type, 12>: thread t = tx + 4ty + 16tz owns slots
+// t + k·(16BZ), so entry [c][z][y][x] of element tz lies at x + 4y + 16tz + 16BZ·(4c + z): the
+// thread's own slots are its column, 4 levels per channel (three channels at most). Phases
+// (stage, thread, what it walks; every channel of the stage at once):
+//   phase 0  basis (B, G), X_e[dz][dy][dx]                      (dx, dy)  dz
+//   phase 1  ddq  2 ch [dz][dy][qx]  from X_e                   (qx, dy)  dz
+//   phase 2  dqq  3 ch [dz][qy][qx]  from ddq                   (qx, qy)  dz
+//   phase 3  flux 3 ch [qz][qy][qx]  from dqq (grad) and D_e    (qx, qy)  qz
+//   phase 4  qqd  3 ch [qz][qy][dx]  from flux                  (dx, qy)  qz
+//   phase 5  qdd  3 ch [qz][dy][dx]  from qqd                   (dx, dy)  qz
+//   phase 6  the column's increments, from qdd                  (dx, dy)  dz
+// The gradient and its flux belong to one thread (one quadrature point column), so they are one
+// phase, as in base_cuda. Every sum starts at zero and adds in ascending order of its contracted
+// index (the flux in ascending component order): the order of the stage functions in
+// DIFFUSION3DPA.hpp, which ref_seq runs. Each operand of a phase is read through one subview
+// (ferry view) whose offsets inside differ by constants after unrolling, so a checked variant
+// pays one bounds check per operand and phase, not one per load.
 // ferry_A launches on the host vectors, ferry_B makes the data resident first, ferry_C runs the
-// same block kernel through ferry::unsafe::launch_blocks on raw device pointers.
+// same phases through ferry::unsafe::launch_blocks on raw device pointers.
+#include <array>
 #include <span>
 #include <utility>
 
@@ -27,84 +42,286 @@
 // helpers live in a named namespace rather than an unnamed one.
 namespace ferry_perf::apps::diffusion3dpa_ferry {
 
-constexpr int threads = static_cast<int>(diff_dofs);
-constexpr int slots = 8;
-constexpr Index_type b0 = diff_b_at, g0 = diff_g_at;
-static_assert(2 * diff_g_at <= diff_dofs, "B and G fit one slot per thread");
-static_assert(diff_grad_all <= slots * diff_dofs, "every stage fits the stage arrays");
+constexpr int d1 = static_cast<int>(diff_d1), q1 = static_cast<int>(diff_q1);
+/// Elements per block (the block's depth): 2, so a block is one warp of 32 threads.
+constexpr int bz = 2;
+/// The stage layout: x + row·y + elem·tz + plane·(levels·c + z) (plane = the block's thread count,
+/// own_slots positions; levels = slots per channel).
+constexpr Index_type row = q1, elem = q1 * q1, plane = elem * bz, levels = q1;
+/// Stage channels at most, and the slots a stage array gives each thread.
+constexpr int channels = 3, stage_slots = channels * q1;
+/// Where G starts in the basis array (B at 0): B(q, d) at q + 4d, G(q, d) at 12 + q + 4d.
+constexpr Index_type g0 = diff_g_at;
+static_assert(diff_b_at == 0 && 2 * diff_g_at <= plane, "B and G fit one slot of each thread");
 
-using thread = ferry::block_thread<ferry::index>;
+using thread = ferry::block_thread<ferry::index3>;
 using cview = ferry::view<const Real_type>;
-using own = ferry::own_slots<Real_type, slots>;
-using one_slot = ferry::shared<Real_type>;            // X_e, the basis: one slot per thread
-using stage_array = ferry::shared<Real_type, slots>;  // the stages' entries: 216 slots
+using basis_array = ferry::shared<Real_type, 2>;  // flat reads; slot 0 of threads 0..23 used
+using stage_array = ferry::shared<Real_type, stage_slots>;
+using own_basis = ferry::own_slots<Real_type, 2>;
+using own_column = ferry::own_slots<Real_type, stage_slots>;
+/// Per-thread state: the column's increments Y_e[dz][dy][dx], dz = 0..2.
+using increments = std::array<Real_type, d1>;
+/// A thread's column of a stage: entry (c, z) at levels·c + z, its own slot of that index.
+using column = Real_type[stage_slots];
+
+// The stages of one thread's column. S: the shared arrays (ferry views or raw pointers), G: the
+// global arrays (the same); at: where the thread's element starts in a stage (16tz); u: the
+// column.
+
+/// The symmetric operator's component (c, k) of D_e: (0,0) 0, (0,1) 1, (0,2) 2, (1,1) 3,
+/// (1,2) 4, (2,2) 5 (spec 2.25), as in diffusion3dpa_flux.
+FERRY_HOST_DEVICE constexpr int sym_component(int c, int k) {
+  const int lo = c < k ? c : k, hi = c < k ? k : c;
+  return lo * (5 - lo) / 2 + hi;
+}
+
+/// X_e[dz][dy][dx] of element e for dz = 0..2.
+template <class G>
+FERRY_HOST_DEVICE FERRY_INLINE void load_x(const G& x, Index_type e, int dx, int dy, column& u) {
+  const auto xe = pa_run<d1>(x, diff_dofs * e + dx + d1 * dy, d1 * d1);
+  for (int dz = 0; dz < d1; ++dz) u[dz] = xe[dz];
+}
+
+/// ddq channel 0 = sum_dx B(qx,dx) X_e[dz][dy][dx], channel 1 the same with G.
+template <class S>
+FERRY_HOST_DEVICE FERRY_INLINE void ddq(const S& basis, const S& xs, Index_type at, int qx, int dy,
+                                        column& u) {
+  const auto bq = pa_sub(basis, qx, g0 + q1 * (d1 - 1) + 1);  // B at 4dx, G at 12 + 4dx
+  const auto xr = pa_sub(xs, at + row * dy, (d1 - 1) + plane * (d1 - 1) + 1);  // dx + plane·dz
+  for (int dz = 0; dz < d1; ++dz) u[dz] = u[levels + dz] = 0.0;
+  for (int dx = 0; dx < d1; ++dx) {
+    const Real_type bv = bq[q1 * dx], gv = bq[g0 + q1 * dx];
+    for (int dz = 0; dz < d1; ++dz) {
+      const Real_type v = xr[dx + plane * dz];
+      u[dz] += bv * v;
+      u[levels + dz] += gv * v;
+    }
+  }
+}
+
+/// dqq channel 0 = sum_dy B(qy,dy) ddq_G, 1 = sum_dy G(qy,dy) ddq_B, 2 = sum_dy B(qy,dy) ddq_B,
+/// each at [dz][dy][qx].
+template <class S>
+FERRY_HOST_DEVICE FERRY_INLINE void dqq(const S& basis, const S& w, Index_type at, int qx, int qy,
+                                        column& u) {
+  const auto bq = pa_sub(basis, qy, g0 + q1 * (d1 - 1) + 1);  // B at 4dy, G at 12 + 4dy
+  // ddq_B at row·dy + plane·dz, ddq_G plane·levels further on.
+  const auto wr = pa_sub(w, at + qx, row * (d1 - 1) + plane * (levels + d1 - 1) + 1);
+  for (int dz = 0; dz < d1; ++dz) u[dz] = u[levels + dz] = u[2 * levels + dz] = 0.0;
+  for (int dy = 0; dy < d1; ++dy) {
+    const Real_type bv = bq[q1 * dy], gv = bq[g0 + q1 * dy];
+    for (int dz = 0; dz < d1; ++dz) {
+      const Real_type vb = wr[row * dy + plane * dz];
+      const Real_type vg = wr[row * dy + plane * (levels + dz)];
+      u[dz] += bv * vg;
+      u[levels + dz] += gv * vb;
+      u[2 * levels + dz] += bv * vb;
+    }
+  }
+}
+
+/// grad channel 0 = sum_dz B(qz,dz) dqq_0, 1 = sum_dz B(qz,dz) dqq_1, 2 = sum_dz G(qz,dz) dqq_2
+/// at [qz][qy][qx]; then flux channel c = sum_k O(c,k) grad_k, O from D_e (element e).
+template <class S, class G>
+FERRY_HOST_DEVICE FERRY_INLINE void flux(const S& basis, const S& w, const G& d, Index_type e,
+                                         Index_type at, int qx, int qy, column& u) {
+  const auto bb = pa_sub(basis, 0, 2 * g0);  // B(qz,dz) at qz + 4dz, G 12 further on
+  const auto wr =
+      pa_sub(w, at + qx + row * qy, plane * (2 * levels + d1 - 1) + 1);  // plane·(4c+dz)
+  // D_e component s at quadrature point (qx, qy, qz): 16qz + 64s.
+  const auto de =
+      pa_sub(d, 6 * diff_qpts * e + qx + q1 * qy, q1 * q1 * (q1 - 1) + diff_qpts * 5 + 1);
+  Real_type grad[channels][q1];
+  for (int c = 0; c < channels; ++c)
+    for (int qz = 0; qz < q1; ++qz) grad[c][qz] = 0.0;
+  for (int dz = 0; dz < d1; ++dz) {
+    const Real_type v0 = wr[plane * dz], v1 = wr[plane * (levels + dz)],
+                    v2 = wr[plane * (2 * levels + dz)];
+    for (int qz = 0; qz < q1; ++qz) {
+      const Real_type bv = bb[qz + q1 * dz], gv = bb[g0 + qz + q1 * dz];
+      grad[0][qz] += bv * v0;
+      grad[1][qz] += bv * v1;
+      grad[2][qz] += gv * v2;
+    }
+  }
+  for (int qz = 0; qz < q1; ++qz)
+    for (int c = 0; c < channels; ++c) {
+      Real_type s = 0.0;
+      for (int k = 0; k < channels; ++k)
+        s += de[q1 * q1 * qz + diff_qpts * sym_component(c, k)] * grad[k][qz];
+      u[levels * c + qz] = s;
+    }
+}
+
+/// qqd channel c = sum_qx M(qx,dx) flux_c[qz][qy][qx], M = G for c = 0, else B.
+template <class S>
+FERRY_HOST_DEVICE FERRY_INLINE void qqd(const S& basis, const S& w, Index_type at, int dx, int qy,
+                                        column& u) {
+  const auto bq = pa_sub(basis, q1 * dx, g0 + q1);  // B(qx,dx) at qx, G at 12 + qx
+  const auto wr = pa_sub(w, at + row * qy, (q1 - 1) + plane * (2 * levels + q1 - 1) + 1);
+  for (int k = 0; k < stage_slots; ++k) u[k] = 0.0;
+  for (int qx = 0; qx < q1; ++qx) {
+    const Real_type bv = bq[qx], gv = bq[g0 + qx];
+    for (int qz = 0; qz < q1; ++qz) {
+      u[qz] += gv * wr[qx + plane * qz];
+      u[levels + qz] += bv * wr[qx + plane * (levels + qz)];
+      u[2 * levels + qz] += bv * wr[qx + plane * (2 * levels + qz)];
+    }
+  }
+}
+
+/// qdd channel c = sum_qy M(qy,dy) qqd_c[qz][qy][dx], M = G for c = 1, else B.
+template <class S>
+FERRY_HOST_DEVICE FERRY_INLINE void qdd(const S& basis, const S& w, Index_type at, int dx, int dy,
+                                        column& u) {
+  const auto bq = pa_sub(basis, q1 * dy, g0 + q1);  // B(qy,dy) at qy, G at 12 + qy
+  const auto wr = pa_sub(w, at + dx, row * (q1 - 1) + plane * (2 * levels + q1 - 1) + 1);
+  for (int k = 0; k < stage_slots; ++k) u[k] = 0.0;
+  for (int qy = 0; qy < q1; ++qy) {
+    const Real_type bv = bq[qy], gv = bq[g0 + qy];
+    for (int qz = 0; qz < q1; ++qz) {
+      u[qz] += bv * wr[row * qy + plane * qz];
+      u[levels + qz] += gv * wr[row * qy + plane * (levels + qz)];
+      u[2 * levels + qz] += bv * wr[row * qy + plane * (2 * levels + qz)];
+    }
+  }
+}
+
+/// The column's increments: sum_qz (B(qz,dz) qdd_0 + B(qz,dz) qdd_1 + G(qz,dz) qdd_2) at
+/// [qz][dy][dx], added in that order, for dz = 0..2.
+template <class S>
+FERRY_HOST_DEVICE FERRY_INLINE increments dofs(const S& basis, const S& w, Index_type at, int dx,
+                                               int dy) {
+  const auto bb = pa_sub(basis, 0, 2 * g0);  // B(qz,dz) at qz + 4dz, G 12 further on
+  const auto wr = pa_sub(w, at + dx + row * dy, plane * (2 * levels + q1 - 1) + 1);
+  increments s{};
+  for (int qz = 0; qz < q1; ++qz) {
+    const Real_type v0 = wr[plane * qz], v1 = wr[plane * (levels + qz)],
+                    v2 = wr[plane * (2 * levels + qz)];
+    for (int dz = 0; dz < d1; ++dz) {
+      const Real_type bv = bb[qz + q1 * dz], gv = bb[g0 + qz + q1 * dz];
+      s[dz] += bv * v0;
+      s[dz] += bv * v1;
+      s[dz] += gv * v2;
+    }
+  }
+  return s;
+}
+
+/// Resident blocks per multiprocessor asked for (nvcc's minimum blocks per multiprocessor): 32,
+/// the most an sm_90 multiprocessor holds, which caps a thread at 64 registers. Unbounded, nvcc
+/// 13 takes 134-146 (it loads a phase's operands far ahead), which would leave room for 13-15 of
+/// these one-warp blocks; at 64 it spills 8-16 bytes. Shared memory (6.5 KiB per block, plus the
+/// runtime's 1 KiB) then lets 29 blocks (58 elements) reside.
+constexpr int resident = 32;
+
+/// The index space and block shape of every variant: element e is thread layer e mod BZ of block
+/// (0, 0, e / BZ).
+ferry::blocked<ferry::range3d, q1, q1, bz, resident> element_blocks(const DIFFUSION3DPA& k) {
+  return ferry::blocks<q1, q1, bz, resident>(ferry::range3d{d1, d1, k.m_ne});
+}
+
+/// Writes channels 0..NC-1, levels 0..NZ-1 of column u to the thread's own slots.
+template <int NC, int NZ>
+FERRY_HOST_DEVICE FERRY_INLINE void store(own_column& w, const column& u) {
+  for (int c = 0; c < NC; ++c)
+    for (int z = 0; z < NZ; ++z) w[levels * c + z] = u[levels * c + z];
+}
+
+/// store, unchecked (ferry_C).
+template <int NC, int NZ>
+FERRY_HOST_DEVICE FERRY_INLINE void store_unchecked(own_column& w, const column& u) {
+  for (int c = 0; c < NC; ++c)
+    for (int z = 0; z < NZ; ++z) w.unsafe_get_unchecked(levels * c + z) = u[levels * c + z];
+}
+
+/// Where thread th's element starts in a stage array.
+FERRY_HOST_DEVICE FERRY_INLINE Index_type element_at(const thread& th) {
+  return elem * th.local.k;
+}
 
 /// One rep: one block launch. Shared by ferry_A and ferry_B, which differ only in where the
 /// data lives.
 void rep(DIFFUSION3DPA& k) {
   ferry::launch_blocks(
-      {.name = "DIFFUSION3DPA"}, ferry::blocks<threads>(ferry::range{diff_dofs * k.m_ne}),
-      // State: the dof's increment. Shared arrays: 0 X_e, 1 basis, 2 and 3 the stages.
-      ferry::block_kernel<Real_type, one_slot, one_slot, stage_array, stage_array>(
-          ferry::phase(
-              ferry::writes<0, 1>,
-              [] FERRY_KERNEL(const thread& th, Real_type&, Real_type& xs, Real_type& basis, cview,
-                              cview, cview b, cview g, cview, cview x) {
-                xs = x[th.global];
-                const ferry::index t = th.local;
-                basis = t < g0 ? b[t] : t < 2 * g0 ? g[t - g0] : 0.0;
-              }),
-          ferry::phase(ferry::writes<2>,
-                       [] FERRY_KERNEL(const thread&, Real_type&, cview xs, cview basis, own s,
-                                       cview, cview, cview, cview, cview) {
-                         for (ferry::index j = 0; j < s.size(); ++j)
-                           if (s.position(j) < diff_ddq_all)
-                             s[j] = diffusion3dpa_ddq(basis, b0, g0, xs, 0, s.position(j));
-                       }),
-          ferry::phase(ferry::writes<3>,
-                       [] FERRY_KERNEL(const thread&, Real_type&, cview, cview basis, cview ddq,
-                                       own s, cview, cview, cview, cview) {
-                         for (ferry::index j = 0; j < s.size(); ++j)
-                           if (s.position(j) < diff_dqq_all)
-                             s[j] = diffusion3dpa_dqq(basis, b0, g0, ddq, s.position(j));
+      {.name = "DIFFUSION3DPA"}, element_blocks(k),
+      // Shared arrays: 0 the basis, 1 and 2 the stages (X_e, ddq, ... alternate between them).
+      ferry::block_kernel<increments, basis_array, stage_array, stage_array>(
+          ferry::phase(ferry::writes<0, 1>,
+                       [] FERRY_KERNEL(const thread& th, increments&, own_basis basis, own_column w,
+                                       cview, cview b, cview g, cview, cview x, Index_type) {
+                         const int tx = static_cast<int>(th.local.i);
+                         const int ty = static_cast<int>(th.local.j);
+                         const Index_type t = tx + row * ty + elem * th.local.k;
+                         if (t < 2 * g0) basis[0] = t < g0 ? b[t] : g[t - g0];
+                         if (tx < d1 && ty < d1) {
+                           column u{};  // zeros for the elements past NE
+                           if (th.inside) load_x(x, th.global.k, tx, ty, u);
+                           store<1, d1>(w, u);
+                         }
                        }),
           ferry::phase(ferry::writes<2>,
-                       [] FERRY_KERNEL(const thread&, Real_type&, cview, cview basis, own s,
-                                       cview dqq, cview, cview, cview, cview) {
-                         for (ferry::index j = 0; j < s.size(); ++j)
-                           if (s.position(j) < diff_grad_all)
-                             s[j] = diffusion3dpa_grad(basis, b0, g0, dqq, s.position(j));
+                       [] FERRY_KERNEL(const thread& th, increments&, cview basis, cview xs,
+                                       own_column w, cview, cview, cview, cview, Index_type) {
+                         const int ty = static_cast<int>(th.local.j);
+                         if (ty < d1) {
+                           column u;
+                           ddq(basis, xs, element_at(th), static_cast<int>(th.local.i), ty, u);
+                           store<2, d1>(w, u);
+                         }
                        }),
-          ferry::phase(ferry::writes<3>,
-                       [] FERRY_KERNEL(const thread& th, Real_type&, cview, cview, cview grad,
-                                       own s, cview, cview, cview d, cview) {
-                         for (ferry::index j = 0; j < s.size(); ++j)
-                           if (s.position(j) < diff_grad_all)
-                             s[j] = diffusion3dpa_flux(grad, d, 6 * diff_qpts * th.block,
-                                                       s.position(j));
+          ferry::phase(ferry::writes<1>,
+                       [] FERRY_KERNEL(const thread& th, increments&, cview basis, own_column w,
+                                       cview in, cview, cview, cview, cview, Index_type) {
+                         column u;
+                         dqq(basis, in, element_at(th), static_cast<int>(th.local.i),
+                             static_cast<int>(th.local.j), u);
+                         store<channels, d1>(w, u);
                        }),
           ferry::phase(ferry::writes<2>,
-                       [] FERRY_KERNEL(const thread&, Real_type&, cview, cview basis, own s,
-                                       cview flux, cview, cview, cview, cview) {
-                         for (ferry::index j = 0; j < s.size(); ++j)
-                           if (s.position(j) < diff_qqd_all)
-                             s[j] = diffusion3dpa_qqd(basis, b0, g0, flux, s.position(j));
+                       [] FERRY_KERNEL(const thread& th, increments&, cview basis, cview in,
+                                       own_column w, cview, cview, cview d, cview, Index_type ne) {
+                         column u{};  // zeros for the elements past NE
+                         if (th.global.k < ne)
+                           flux(basis, in, d, th.global.k, element_at(th),
+                                static_cast<int>(th.local.i), static_cast<int>(th.local.j), u);
+                         store<channels, q1>(w, u);
                        }),
-          ferry::phase(ferry::writes<3>,
-                       [] FERRY_KERNEL(const thread&, Real_type&, cview, cview basis, cview qqd,
-                                       own s, cview, cview, cview, cview) {
-                         for (ferry::index j = 0; j < s.size(); ++j)
-                           if (s.position(j) < diff_qdd_all)
-                             s[j] = diffusion3dpa_qdd(basis, b0, g0, qqd, s.position(j));
+          ferry::phase(ferry::writes<1>,
+                       [] FERRY_KERNEL(const thread& th, increments&, cview basis, own_column w,
+                                       cview in, cview, cview, cview, cview, Index_type) {
+                         const int tx = static_cast<int>(th.local.i);
+                         if (tx < d1) {
+                           column u;
+                           qqd(basis, in, element_at(th), tx, static_cast<int>(th.local.j), u);
+                           store<channels, q1>(w, u);
+                         }
                        }),
-          ferry::phase([] FERRY_KERNEL(const thread& th, Real_type& inc, cview, cview basis, cview,
-                                       cview qdd, cview, cview, cview, cview) {
-            inc = diffusion3dpa_dof(basis, b0, g0, qdd, th.local);
+          ferry::phase(ferry::writes<2>,
+                       [] FERRY_KERNEL(const thread& th, increments&, cview basis, cview in,
+                                       own_column w, cview, cview, cview, cview, Index_type) {
+                         const int tx = static_cast<int>(th.local.i);
+                         const int ty = static_cast<int>(th.local.j);
+                         if (tx < d1 && ty < d1) {
+                           column u;
+                           qdd(basis, in, element_at(th), tx, ty, u);
+                           store<channels, q1>(w, u);
+                         }
+                       }),
+          ferry::phase([] FERRY_KERNEL(const thread& th, increments& inc, cview basis, cview,
+                                       cview in, cview, cview, cview, cview, Index_type) {
+            if (th.inside)
+              inc = dofs(basis, in, element_at(th), static_cast<int>(th.local.i),
+                         static_cast<int>(th.local.j));
           }),
-          ferry::finish([] FERRY_KERNEL(const thread&, const Real_type& inc, Real_type& y, cview,
-                                        cview, cview, cview) { y += inc; })),
-      ferry::elementwise(k.m_y), std::as_const(k.m_b), std::as_const(k.m_g), std::as_const(k.m_d),
-      std::as_const(k.m_x));
+          ferry::finish([] FERRY_KERNEL(const thread&, const increments& inc,
+                                        ferry::view3d<Real_type> y, cview, cview, cview, cview,
+                                        Index_type) {
+            for (int dz = 0; dz < d1; ++dz) y(0, 0, dz) += inc[dz];
+          })),
+      ferry::tiles3d(k.m_y, d1, d1, d1 * k.m_ne, d1, d1 * d1, 1, 1, d1), std::as_const(k.m_b),
+      std::as_const(k.m_g), std::as_const(k.m_d), std::as_const(k.m_x), k.m_ne);
 }
 
 void run_ferry_a(DIFFUSION3DPA& k, int reps, rep_timer& t) {
@@ -141,72 +358,88 @@ void run_ferry_c(DIFFUSION3DPA& k, int reps, rep_timer& t) {
   t.start();
   for (int r = 0; r < reps; ++r) {
     ferry::unsafe::launch_blocks(
-        {.name = "DIFFUSION3DPA"}, ferry::blocks<threads>(ferry::range{diff_dofs * k.m_ne}),
-        ferry::block_kernel<Real_type, one_slot, one_slot, stage_array, stage_array>(
+        {.name = "DIFFUSION3DPA"}, element_blocks(k),
+        ferry::block_kernel<increments, basis_array, stage_array, stage_array>(
             ferry::phase(
                 ferry::writes<0, 1>,
-                [] FERRY_KERNEL(const thread& th, Real_type&, Real_type& xs, Real_type& basis,
-                                cview, cview, Real_type*, cptr b, cptr g, cptr, cptr x) {
-                  xs = x[th.global];
-                  const ferry::index t = th.local;
-                  basis = t < g0 ? b[t] : t < 2 * g0 ? g[t - g0] : 0.0;
+                [] FERRY_KERNEL(const thread& th, increments&, own_basis basis, own_column w, cview,
+                                Real_type*, cptr b, cptr g, cptr, cptr x, Index_type) {
+                  const int tx = static_cast<int>(th.local.i);
+                  const int ty = static_cast<int>(th.local.j);
+                  const Index_type t = tx + row * ty + elem * th.local.k;
+                  if (t < 2 * g0) basis.unsafe_get_unchecked(0) = t < g0 ? b[t] : g[t - g0];
+                  if (tx < d1 && ty < d1) {
+                    column u{};
+                    if (th.inside) load_x(x, th.global.k, tx, ty, u);
+                    store_unchecked<1, d1>(w, u);
+                  }
                 }),
-            ferry::phase(ferry::writes<2>,
-                         [] FERRY_KERNEL(const thread&, Real_type&, cview xs, cview basis, own s,
-                                         cview, Real_type*, cptr, cptr, cptr, cptr) {
-                           for (ferry::index j = 0; j < slots; ++j)
-                             if (s.position(j) < diff_ddq_all)
-                               s.unsafe_get_unchecked(j) = diffusion3dpa_ddq(
-                                   basis.data(), b0, g0, xs.data(), 0, s.position(j));
+            ferry::phase(
+                ferry::writes<2>,
+                [] FERRY_KERNEL(const thread& th, increments&, cview basis, cview xs, own_column w,
+                                Real_type*, cptr, cptr, cptr, cptr, Index_type) {
+                  const int ty = static_cast<int>(th.local.j);
+                  if (ty < d1) {
+                    column u;
+                    ddq(basis.data(), xs.data(), element_at(th), static_cast<int>(th.local.i), ty,
+                        u);
+                    store_unchecked<2, d1>(w, u);
+                  }
+                }),
+            ferry::phase(ferry::writes<1>,
+                         [] FERRY_KERNEL(const thread& th, increments&, cview basis, own_column w,
+                                         cview in, Real_type*, cptr, cptr, cptr, cptr, Index_type) {
+                           column u;
+                           dqq(basis.data(), in.data(), element_at(th),
+                               static_cast<int>(th.local.i), static_cast<int>(th.local.j), u);
+                           store_unchecked<channels, d1>(w, u);
                          }),
-            ferry::phase(ferry::writes<3>,
-                         [] FERRY_KERNEL(const thread&, Real_type&, cview, cview basis, cview ddq,
-                                         own s, Real_type*, cptr, cptr, cptr, cptr) {
-                           for (ferry::index j = 0; j < slots; ++j)
-                             if (s.position(j) < diff_dqq_all)
-                               s.unsafe_get_unchecked(j) = diffusion3dpa_dqq(
-                                   basis.data(), b0, g0, ddq.data(), s.position(j));
+            ferry::phase(
+                ferry::writes<2>,
+                [] FERRY_KERNEL(const thread& th, increments&, cview basis, cview in, own_column w,
+                                Real_type*, cptr, cptr, cptr d, cptr, Index_type ne) {
+                  column u{};
+                  if (th.global.k < ne)
+                    flux(basis.data(), in.data(), d, th.global.k, element_at(th),
+                         static_cast<int>(th.local.i), static_cast<int>(th.local.j), u);
+                  store_unchecked<channels, q1>(w, u);
+                }),
+            ferry::phase(ferry::writes<1>,
+                         [] FERRY_KERNEL(const thread& th, increments&, cview basis, own_column w,
+                                         cview in, Real_type*, cptr, cptr, cptr, cptr, Index_type) {
+                           const int tx = static_cast<int>(th.local.i);
+                           if (tx < d1) {
+                             column u;
+                             qqd(basis.data(), in.data(), element_at(th), tx,
+                                 static_cast<int>(th.local.j), u);
+                             store_unchecked<channels, q1>(w, u);
+                           }
                          }),
-            ferry::phase(ferry::writes<2>,
-                         [] FERRY_KERNEL(const thread&, Real_type&, cview, cview basis, own s,
-                                         cview dqq, Real_type*, cptr, cptr, cptr, cptr) {
-                           for (ferry::index j = 0; j < slots; ++j)
-                             if (s.position(j) < diff_grad_all)
-                               s.unsafe_get_unchecked(j) = diffusion3dpa_grad(
-                                   basis.data(), b0, g0, dqq.data(), s.position(j));
-                         }),
-            ferry::phase(ferry::writes<3>,
-                         [] FERRY_KERNEL(const thread& th, Real_type&, cview, cview, cview grad,
-                                         own s, Real_type*, cptr, cptr, cptr d, cptr) {
-                           for (ferry::index j = 0; j < slots; ++j)
-                             if (s.position(j) < diff_grad_all)
-                               s.unsafe_get_unchecked(j) = diffusion3dpa_flux(
-                                   grad.data(), d, 6 * diff_qpts * th.block, s.position(j));
-                         }),
-            ferry::phase(ferry::writes<2>,
-                         [] FERRY_KERNEL(const thread&, Real_type&, cview, cview basis, own s,
-                                         cview flux, Real_type*, cptr, cptr, cptr, cptr) {
-                           for (ferry::index j = 0; j < slots; ++j)
-                             if (s.position(j) < diff_qqd_all)
-                               s.unsafe_get_unchecked(j) = diffusion3dpa_qqd(
-                                   basis.data(), b0, g0, flux.data(), s.position(j));
-                         }),
-            ferry::phase(ferry::writes<3>,
-                         [] FERRY_KERNEL(const thread&, Real_type&, cview, cview basis, cview qqd,
-                                         own s, Real_type*, cptr, cptr, cptr, cptr) {
-                           for (ferry::index j = 0; j < slots; ++j)
-                             if (s.position(j) < diff_qdd_all)
-                               s.unsafe_get_unchecked(j) = diffusion3dpa_qdd(
-                                   basis.data(), b0, g0, qqd.data(), s.position(j));
-                         }),
-            ferry::phase([] FERRY_KERNEL(const thread& th, Real_type& inc, cview, cview basis,
-                                         cview, cview qdd, Real_type*, cptr, cptr, cptr, cptr) {
-              inc = diffusion3dpa_dof(basis.data(), b0, g0, qdd.data(), th.local);
+            ferry::phase(
+                ferry::writes<2>,
+                [] FERRY_KERNEL(const thread& th, increments&, cview basis, cview in, own_column w,
+                                Real_type*, cptr, cptr, cptr, cptr, Index_type) {
+                  const int tx = static_cast<int>(th.local.i);
+                  const int ty = static_cast<int>(th.local.j);
+                  if (tx < d1 && ty < d1) {
+                    column u;
+                    qdd(basis.data(), in.data(), element_at(th), tx, ty, u);
+                    store_unchecked<channels, q1>(w, u);
+                  }
+                }),
+            ferry::phase([] FERRY_KERNEL(const thread& th, increments& inc, cview basis, cview,
+                                         cview in, Real_type*, cptr, cptr, cptr, cptr, Index_type) {
+              if (th.inside)
+                inc = dofs(basis.data(), in.data(), element_at(th), static_cast<int>(th.local.i),
+                           static_cast<int>(th.local.j));
             }),
-            ferry::finish([] FERRY_KERNEL(const thread& th, const Real_type& inc, Real_type* y,
-                                          cptr, cptr, cptr, cptr) { y[th.global] += inc; })),
+            ferry::finish([] FERRY_KERNEL(const thread& th, const increments& inc, Real_type* y,
+                                          cptr, cptr, cptr, cptr, Index_type) {
+              Real_type* ye = y + diff_dofs * th.global.k + th.global.i + d1 * th.global.j;
+              for (int dz = 0; dz < d1; ++dz) ye[d1 * d1 * dz] += inc[dz];
+            })),
         y.get(), static_cast<cptr>(b.get()), static_cast<cptr>(g.get()), static_cast<cptr>(d.get()),
-        static_cast<cptr>(x.get()));
+        static_cast<cptr>(x.get()), k.m_ne);
   }
   t.stop();
   y.copy_to_host(k.m_y);
