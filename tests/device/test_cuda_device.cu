@@ -160,27 +160,22 @@ void shared_read_out_of_bounds() {
 }
 
 /// 64 KiB of block-shared memory (above CUDA's 48 KiB static limit, so ferry sets the kernel's
-/// dynamic shared-memory attribute): 256 threads, a 32-double slot each; each thread fills its
-/// slot, then sums its mirror thread's slot.
-struct wide_slot {
-  double v[32];
-};
+/// dynamic shared-memory attribute): 256 threads, 32 double slots each (ferry::shared<double,
+/// 32>); each thread fills its slots, then sums its mirror thread's slots.
 void sum_mirror_slots(std::vector<double>& out) {
   using thread = ferry::block_thread<ferry::index>;
   ferry::launch_blocks(
       {.name = "sum_mirror_slots"},
       ferry::blocks<256>(ferry::range{static_cast<ferry::index>(out.size())}),
-      ferry::block_kernel<double, ferry::shared<wide_slot>>(
+      ferry::block_kernel<double, ferry::shared<double, 32>>(
           ferry::phase(ferry::writes<0>,
-                       [] FERRY_KERNEL(const thread& th, double&, wide_slot& s) {
-                         for (int m = 0; m < 32; ++m)
-                           s.v[m] = static_cast<double>(th.global * 32 + m);
+                       [] FERRY_KERNEL(const thread& th, double&, ferry::own_slots<double, 32> s) {
+                         for (int m = 0; m < 32; ++m) s[m] = static_cast<double>(th.global * 32 + m);
                        }),
-          ferry::phase(
-              [] FERRY_KERNEL(const thread& th, double& sum, ferry::view<const wide_slot> s) {
-                const wide_slot& w = s[255 - th.local];
-                for (int m = 0; m < 32; ++m) sum += w.v[m];
-              }),
+          ferry::phase([] FERRY_KERNEL(const thread& th, double& sum, ferry::view<const double> s) {
+            // Own slot m of thread t lies at t + 256 m (ferry::shared<T, K>'s layout).
+            for (int m = 0; m < 32; ++m) sum += s[(255 - th.local) + 256 * m];
+          }),
           ferry::finish([] FERRY_KERNEL(const thread&, const double& sum, double& o) { o = sum; })),
       ferry::elementwise(out));
 }
