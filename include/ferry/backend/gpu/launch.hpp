@@ -98,40 +98,56 @@ __global__ void kernel_1d(index begin, index end, K k, Bound b, P* __restrict__.
   }
 }
 
-/// 2D: i along x, j along y (grid-stride in y when the grid would exceed 65535 blocks).
-template <class K, class Bound, class States, class... P>
+/// 2D: i along x, j along y. Strided = false (the grid covers every j, the usual case): one
+/// point per thread, no loop. Strided = true (more than 65535 blocks along y): a grid-stride
+/// loop in j. Two kernels rather than one with a branch: in a loop, nvcc keeps every argument's
+/// fields (base, extent, offsets: loop invariants) in registers across iterations, where
+/// straight-line code reads them from the constant bank; HYDRO_2D's first loop took 110
+/// registers with the loop and 44 without, and its occupancy fell to a quarter (perf/NOTES.md).
+template <bool Strided, class K, class Bound, class States, class... P>
 __global__ void kernel_2d(range2d s, K k, Bound b, P* __restrict__... q) {
   const index i = s.begin_i + static_cast<index>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= s.end_i) return;
   constexpr auto seq = std::make_index_sequence<std::tuple_size_v<Bound>>{};
   const Bound rb = rebase_all(b, seq, q...);
   unsigned fault = 0;
-  // Not unrolled: a thread normally runs one iteration (the grid covers j up to 65535 blocks),
-  // and nvcc's 4-way unrolling computes the trip count with a 64-bit division per thread.
+  const index j0 = s.begin_j + static_cast<index>(blockIdx.y) * blockDim.y + threadIdx.y;
+  if constexpr (Strided) {
+    // Not unrolled: nvcc's 4-way unrolling computes the trip count with a 64-bit division per
+    // thread.
 #pragma unroll 1
-  for (index j = s.begin_j + static_cast<index>(blockIdx.y) * blockDim.y + threadIdx.y; j < s.end_j;
-       j += static_cast<index>(gridDim.y) * blockDim.y) {
+    for (index j = j0; j < s.end_j; j += static_cast<index>(gridDim.y) * blockDim.y) {
+      States st{};
+      invoke_kernel(k, index2{i, j}, rb, st, seq, &fault);
+    }
+  } else if (j0 < s.end_j) {
     States st{};
-    invoke_kernel(k, index2{i, j}, rb, st, seq, &fault);
+    invoke_kernel(k, index2{i, j0}, rb, st, seq, &fault);
   }
   trap_on_fault(fault);
 }
 
-/// 3D: i along x, j along y, k along z (grid-stride in y and z past 65535 blocks).
-template <class K, class Bound, class States, class... P>
+/// 3D: i along x, j along y, k along z; Strided as for kernel_2d (grid-stride loops in y and z
+/// when either needs more than 65535 blocks).
+template <bool Strided, class K, class Bound, class States, class... P>
 __global__ void kernel_3d(range3d s, K k, Bound b, P* __restrict__... q) {
   const index i = s.begin_i + static_cast<index>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= s.end_i) return;
   constexpr auto seq = std::make_index_sequence<std::tuple_size_v<Bound>>{};
   const Bound rb = rebase_all(b, seq, q...);
   unsigned fault = 0;
-  for (index kk = s.begin_k + static_cast<index>(blockIdx.z) * blockDim.z + threadIdx.z;
-       kk < s.end_k; kk += static_cast<index>(gridDim.z) * blockDim.z)
-    for (index j = s.begin_j + static_cast<index>(blockIdx.y) * blockDim.y + threadIdx.y;
-         j < s.end_j; j += static_cast<index>(gridDim.y) * blockDim.y) {
-      States st{};
-      invoke_kernel(k, index3{i, j, kk}, rb, st, seq, &fault);
-    }
+  const index j0 = s.begin_j + static_cast<index>(blockIdx.y) * blockDim.y + threadIdx.y;
+  const index k0 = s.begin_k + static_cast<index>(blockIdx.z) * blockDim.z + threadIdx.z;
+  if constexpr (Strided) {
+    for (index kk = k0; kk < s.end_k; kk += static_cast<index>(gridDim.z) * blockDim.z)
+      for (index j = j0; j < s.end_j; j += static_cast<index>(gridDim.y) * blockDim.y) {
+        States st{};
+        invoke_kernel(k, index3{i, j, kk}, rb, st, seq, &fault);
+      }
+  } else if (j0 < s.end_j && k0 < s.end_k) {
+    States st{};
+    invoke_kernel(k, index3{i, j0, k0}, rb, st, seq, &fault);
+  }
   trap_on_fault(fault);
 }
 
@@ -210,17 +226,30 @@ __global__ void __launch_bounds__(B)
   const index n = s.size();
   const index stride = static_cast<index>(gridDim.x) * B;
   unsigned fault = 0;
-  // No overflow: l < n + reduce_unroll * stride, n <= max_extent (2^62), stride < 2^40.
-  index l = static_cast<index>(blockIdx.x) * B + threadIdx.x;
-  for (; l + (reduce_unroll - 1) * stride < n; l += reduce_unroll * stride) {
+  if (gridDim.x == 1 && n <= index{B} * reduce_unroll) {
+    // One block (execute() launches one for n <= B * reduce_unroll): thread t takes the
+    // contiguous run [t * reduce_unroll, t * reduce_unroll + reduce_unroll), so the block fold
+    // (thread order) combines the indices in ascending order, as the multi-block grid does when
+    // each thread holds one index.
+    const index first = static_cast<index>(threadIdx.x) * reduce_unroll;
 #pragma unroll
     for (int u = 0; u < reduce_unroll; ++u)
-      invoke_kernel(k, point_of(s, l + u * stride), b, st,
-                    std::make_index_sequence<std::tuple_size_v<Bound>>{}, &fault);
+      if (first + u < n)
+        invoke_kernel(k, point_of(s, first + u), b, st,
+                      std::make_index_sequence<std::tuple_size_v<Bound>>{}, &fault);
+  } else {
+    // No overflow: l < n + reduce_unroll * stride, n <= max_extent (2^62), stride < 2^40.
+    index l = static_cast<index>(blockIdx.x) * B + threadIdx.x;
+    for (; l + (reduce_unroll - 1) * stride < n; l += reduce_unroll * stride) {
+#pragma unroll
+      for (int u = 0; u < reduce_unroll; ++u)
+        invoke_kernel(k, point_of(s, l + u * stride), b, st,
+                      std::make_index_sequence<std::tuple_size_v<Bound>>{}, &fault);
+    }
+    for (; l < n; l += stride)
+      invoke_kernel(k, point_of(s, l), b, st, std::make_index_sequence<std::tuple_size_v<Bound>>{},
+                    &fault);
   }
-  for (; l < n; l += stride)
-    invoke_kernel(k, point_of(s, l), b, st, std::make_index_sequence<std::tuple_size_v<Bound>>{},
-                  &fault);
   // Before any fold or store: a failed bounds check ends the whole launch, which then stores
   // no result (the host's copy reports the fault instead).
   trap_on_fault(fault);
@@ -335,8 +364,12 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
     const dim3 blk(w, std::max(1u, b / w));
     const dim3 grid(x_grid(name, space.extent_i(), blk.x),
                     grid_extent(space.extent_j(), blk.y, 65535));
+    const bool covered = index{grid.y} * blk.y >= space.extent_j();
     with_restrict_bases(bound, [&](auto*... q) {
-      kernel_2d<K, Bound, States><<<grid, blk, 0, st>>>(space, k, bound, q...);
+      if (covered)
+        kernel_2d<false, K, Bound, States><<<grid, blk, 0, st>>>(space, k, bound, q...);
+      else
+        kernel_2d<true, K, Bound, States><<<grid, blk, 0, st>>>(space, k, bound, q...);
     });
   } else {
     const unsigned b = block > 0 ? static_cast<unsigned>(block) : default_block;
@@ -350,8 +383,13 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
     const dim3 grid(x_grid(name, space.extent_i(), blk.x),
                     grid_extent(space.extent_j(), blk.y, 65535),
                     grid_extent(space.extent_k(), blk.z, 65535));
+    const bool covered = index{grid.y} * blk.y >= space.extent_j() &&
+                         index{grid.z} * blk.z >= space.extent_k();
     with_restrict_bases(bound, [&](auto*... q) {
-      kernel_3d<K, Bound, States><<<grid, blk, 0, st>>>(space, k, bound, q...);
+      if (covered)
+        kernel_3d<false, K, Bound, States><<<grid, blk, 0, st>>>(space, k, bound, q...);
+      else
+        kernel_3d<true, K, Bound, States><<<grid, blk, 0, st>>>(space, k, bound, q...);
     });
   }
   after_launch(name);
