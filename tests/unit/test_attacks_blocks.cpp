@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -79,6 +80,27 @@ void read_shared_2d(std::vector<double>& out, index i, index j) {
             o = st;
           })),
       ferry::elementwise(out), i, j);
+}
+
+/// out = w[0] + w[3] of the window of 4 elements (offset, stride) of a 1D shared array of 8
+/// slots holding 0..7.
+void shared_window(std::vector<double>& out, index offset, index stride) {
+  ferry::launch_blocks(
+      {.name = "shared_window"}, ferry::blocks<8>(ferry::range{8}),
+      ferry::block_kernel<double, ferry::shared<double>>(
+          ferry::phase(ferry::writes<0>,
+                       [] FERRY_KERNEL(const thread1& th, double&, double& s, index, index) {
+                         s = static_cast<double>(th.local);
+                       }),
+          ferry::phase([] FERRY_KERNEL(const thread1&, double& st, ferry::view<const double> s,
+                                       index offset, index stride) {
+            const auto w = s.window<4>(offset, stride);
+            st = w[0] + w[3];
+          }),
+          ferry::finish([] FERRY_KERNEL(const thread1&, const double& st, double& o, index, index) {
+            o = st;
+          })),
+      ferry::elementwise(out), offset, stride);
 }
 
 /// Runs a repeat of `count` iterations of two phases: the first adds 1 + step to the thread's
@@ -319,6 +341,31 @@ TEST_P(block_attack, shared_view_indices_out_of_range_are_bounds_errors) {
                       std::pair{index{-1}, index{0}}, std::pair{imax, imax},
                       std::pair{index{3} - 8, index{1} + 1}}) {
     EXPECT_THROW(read_shared_2d(o2, i, j), ferry::bounds_error) << i << ", " << j;
+  }
+}
+
+TEST_P(block_attack, shared_view_windows_out_of_range_are_bounds_errors) {
+  std::vector<double> out(8, -1.0);
+  // references: the run's first and last elements, by hand
+  for (auto [offset, stride, expected] :
+       {std::tuple{index{0}, index{1}, 3.0}, std::tuple{index{7}, index{-2}, 8.0},
+        std::tuple{index{2}, index{0}, 4.0}, std::tuple{index{1}, index{2}, 8.0}}) {
+    shared_window(out, offset, stride);
+    for (double v : out) EXPECT_EQ(v, expected) << offset << ", " << stride;
+  }
+  if (on_device()) GTEST_SKIP() << "device faults are device_errors, tested in test_block";
+  for (auto [offset, stride] :
+       {std::pair{index{0}, index{3}}, std::pair{index{5}, index{-2}},
+        std::pair{index{-1}, index{1}}, std::pair{index{8}, index{0}}, std::pair{imax, index{1}},
+        std::pair{index{0}, imax}, std::pair{index{7}, imin}, std::pair{index{1}, (imax / 3) + 1},
+        std::pair{index{7}, -((imax / 3) + 1)}}) {
+    try {
+      shared_window(out, offset, stride);
+      ADD_FAILURE() << "window (" << offset << ", " << stride << ") of 8 was accepted";
+    } catch (const ferry::bounds_error& e) {
+      EXPECT_TRUE(contains(e.what(), "shared_window"));
+      EXPECT_TRUE(contains(e.what(), "shared array 0"));
+    }
   }
 }
 

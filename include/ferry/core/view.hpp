@@ -321,7 +321,15 @@ class window {
 
  public:
   using element_type = T;
-  constexpr window() = default;
+  /// Rejected at compile time: windows are made by view::window only. A default-constructed
+  /// one (no elements: its index check would pass for k in [0, N) and reach through a null
+  /// pointer) would read or write memory no view covers.
+  template <bool Never = false>
+  FERRY_HOST_DEVICE constexpr window() {
+    static_assert(Never,
+                  "ferry::window: only view::window makes a window (its run is checked there); "
+                  "a default-constructed window would reach memory no view covers");
+  }
 
   /// Element k, 0 <= k < N.
   ///
