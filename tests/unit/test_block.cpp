@@ -511,7 +511,9 @@ TEST_P(block_test, own_slots_and_flat_shared_views_are_bounds_checked) {
 
 TEST_P(block_test, slots_per_thread_count_toward_the_shared_size_limit) {
   std::vector<double> out(1024, -1.0);
-  if (on_device()) {
+  // llvm_offload keeps the portable 48 KiB limit (its runtime asks the device for no more), so
+  // there, as on the host backends, the launch is refused before it runs.
+  if (on_device() && std::string(ferry::to_string(backend())) != "llvm_offload") {
     // 64 KiB fits an H100/H200's opt-in limit (227 KiB): the launch runs.
     eight_slots_per_thread(out);
     EXPECT_EQ(out, std::vector<double>(1024, 1.0));
@@ -519,7 +521,7 @@ TEST_P(block_test, slots_per_thread_count_toward_the_shared_size_limit) {
   }
   try {
     eight_slots_per_thread(out);
-    FAIL() << "64 KiB of shared slots were accepted on a host backend";
+    FAIL() << "64 KiB of shared slots were accepted on " << ferry::to_string(backend());
   } catch (const ferry::launch_error& e) {
     EXPECT_EQ(e.kernel(), "eight_slots_per_thread");
     EXPECT_TRUE(contains(
