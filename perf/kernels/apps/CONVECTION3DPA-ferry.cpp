@@ -37,22 +37,21 @@
 #include <ferry/ferry.hpp>
 
 #include "kernels/apps/CONVECTION3DPA.hpp"
+#include "kernels/apps/pa_columns.hpp"
 
 // Extended (host/device) lambdas need an enclosing function with external linkage, so the
 // helpers live in a named namespace rather than an unnamed one.
 namespace ferry_perf::apps::convection3dpa_ferry {
 
-constexpr int d1 = static_cast<int>(conv_d1), q1 = static_cast<int>(conv_q1);
-/// Elements per block (the block's depth): 2, so a block is one warp of 32 threads.
-constexpr int bz = 2;
-/// The stage layout: x + row·y + elem·tz + plane·(levels·c + z) (plane = the block's thread count,
-/// own_slots positions; levels = slots per channel).
-constexpr Index_type row = q1, elem = q1 * q1, plane = elem * bz, levels = q1;
+using namespace pa_columns;  // NOLINT: the shared column layout and stages
+static_assert(conv_d1 == d1 && conv_q1 == q1 && conv_g_at == g0,
+              "the shared column stages fit this kernel");
+
 /// Slots per thread of the two stage arrays: 3 and 2 channels of 4 levels.
 constexpr int slots1 = 3 * q1, slots2 = 2 * q1;
 /// Where B, G and Bt start in the basis array: B(q, d) at q + 4d, G(q, d) at 12 + q + 4d,
 /// Bt(d, q) at 24 + d + 3q.
-constexpr Index_type b0 = conv_b_at, g0 = conv_g_at, bt0 = conv_bt_at, nbasis = 3 * conv_basis;
+constexpr Index_type b0 = conv_b_at, bt0 = conv_bt_at, nbasis = 3 * conv_basis;
 static_assert(b0 == 0 && nbasis <= 2 * plane, "B, G and Bt fit two slots of each thread");
 
 using thread = ferry::block_thread<ferry::index3>;
@@ -65,8 +64,8 @@ using own1 = ferry::own_slots<Real_type, slots1>;
 using own2 = ferry::own_slots<Real_type, slots2>;
 /// Per-thread state: the column's increments Y_e[dz][dy][dx], dz = 0..2.
 using increments = std::array<Real_type, d1>;
-/// A thread's column of a stage: entry (c, z) at levels·c + z, its own slot of that index.
-using column = Real_type[slots1];
+static_assert(slots1 == sizeof(column) / sizeof(Real_type),
+              "a column fills the first stage array's slots");
 
 // The stages of one thread's column. S: the shared arrays (ferry views or raw pointers), G: the
 // global arrays (the same); at: where the thread's element starts in a stage (16tz); u: the
@@ -77,51 +76,6 @@ template <class G>
 FERRY_HOST_DEVICE FERRY_INLINE Real_type basis_value(const G& b, const G& g, const G& bt,
                                                      Index_type p) {
   return p < g0 ? b[p] : p < bt0 ? g[p - g0] : bt[p - bt0];
-}
-
-/// X_e[dz][dy][dx] of element e for dz = 0..2.
-template <class G>
-FERRY_HOST_DEVICE FERRY_INLINE void load_x(const G& x, Index_type e, int dx, int dy, column& u) {
-  const auto xe = pa_run<d1>(x, conv_dofs * e + dx + d1 * dy, d1 * d1);
-  for (int dz = 0; dz < d1; ++dz) u[dz] = xe[dz];
-}
-
-/// ddq channel 0 = sum_dx B(qx,dx) X_e[dz][dy][dx], channel 1 the same with G.
-template <class S>
-FERRY_HOST_DEVICE FERRY_INLINE void ddq(const S& basis, const S& xs, Index_type at, int qx, int dy,
-                                        column& u) {
-  const auto bq = pa_sub(basis, qx, g0 + q1 * (d1 - 1) + 1);  // B at 4dx, G at 12 + 4dx
-  const auto xr = pa_sub(xs, at + row * dy, (d1 - 1) + plane * (d1 - 1) + 1);  // dx + plane·dz
-  for (int dz = 0; dz < d1; ++dz) u[dz] = u[levels + dz] = 0.0;
-  for (int dx = 0; dx < d1; ++dx) {
-    const Real_type bv = bq[q1 * dx], gv = bq[g0 + q1 * dx];
-    for (int dz = 0; dz < d1; ++dz) {
-      const Real_type v = xr[dx + plane * dz];
-      u[dz] += bv * v;
-      u[levels + dz] += gv * v;
-    }
-  }
-}
-
-/// dqq channel 0 = sum_dy B(qy,dy) ddq_G, 1 = sum_dy G(qy,dy) ddq_B, 2 = sum_dy B(qy,dy) ddq_B,
-/// each at [dz][dy][qx].
-template <class S>
-FERRY_HOST_DEVICE FERRY_INLINE void dqq(const S& basis, const S& w, Index_type at, int qx, int qy,
-                                        column& u) {
-  const auto bq = pa_sub(basis, qy, g0 + q1 * (d1 - 1) + 1);  // B at 4dy, G at 12 + 4dy
-  // ddq_B at row·dy + plane·dz, ddq_G plane·levels further on.
-  const auto wr = pa_sub(w, at + qx, row * (d1 - 1) + plane * (levels + d1 - 1) + 1);
-  for (int dz = 0; dz < d1; ++dz) u[dz] = u[levels + dz] = u[2 * levels + dz] = 0.0;
-  for (int dy = 0; dy < d1; ++dy) {
-    const Real_type bv = bq[q1 * dy], gv = bq[g0 + q1 * dy];
-    for (int dz = 0; dz < d1; ++dz) {
-      const Real_type vb = wr[row * dy + plane * dz];
-      const Real_type vg = wr[row * dy + plane * (levels + dz)];
-      u[dz] += bv * vg;
-      u[levels + dz] += gv * vb;
-      u[2 * levels + dz] += bv * vb;
-    }
-  }
 }
 
 /// gradX = sum_dz B(qz,dz) dqq_0, gradY = sum_dz B(qz,dz) dqq_1, gradZ = sum_dz G(qz,dz) dqq_2
@@ -245,7 +199,7 @@ void rep(CONVECTION3DPA& k) {
                   if (t + plane * s < nbasis) basis[s] = basis_value(b, g, bt, t + plane * s);
                 if (tx < d1 && ty < d1) {
                   column u{};  // zeros for the elements past NE
-                  if (th.inside) load_x(x, th.global.k, tx, ty, u);
+                  if (th.inside) load_x(x, conv_dofs * th.global.k, tx, ty, u);
                   store<1, d1>(w, u);
                 }
               }),
@@ -364,7 +318,7 @@ void run_ferry_c(CONVECTION3DPA& k, int reps, rep_timer& t) {
                       basis.unsafe_get_unchecked(s) = basis_value(b, g, bt, t + plane * s);
                   if (tx < d1 && ty < d1) {
                     column u{};
-                    if (th.inside) load_x(x, th.global.k, tx, ty, u);
+                    if (th.inside) load_x(x, conv_dofs * th.global.k, tx, ty, u);
                     store_unchecked<1, d1>(w, u);
                   }
                 }),

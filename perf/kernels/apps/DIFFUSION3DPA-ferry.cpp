@@ -37,21 +37,18 @@
 #include <ferry/ferry.hpp>
 
 #include "kernels/apps/DIFFUSION3DPA.hpp"
+#include "kernels/apps/pa_columns.hpp"
 
 // Extended (host/device) lambdas need an enclosing function with external linkage, so the
 // helpers live in a named namespace rather than an unnamed one.
 namespace ferry_perf::apps::diffusion3dpa_ferry {
 
-constexpr int d1 = static_cast<int>(diff_d1), q1 = static_cast<int>(diff_q1);
-/// Elements per block (the block's depth): 2, so a block is one warp of 32 threads.
-constexpr int bz = 2;
-/// The stage layout: x + row·y + elem·tz + plane·(levels·c + z) (plane = the block's thread count,
-/// own_slots positions; levels = slots per channel).
-constexpr Index_type row = q1, elem = q1 * q1, plane = elem * bz, levels = q1;
+using namespace pa_columns;  // NOLINT: the shared column layout and stages
+static_assert(diff_d1 == d1 && diff_q1 == q1 && diff_g_at == g0,
+              "the shared column stages fit this kernel");
+
 /// Stage channels at most, and the slots a stage array gives each thread.
 constexpr int channels = 3, stage_slots = channels * q1;
-/// Where G starts in the basis array (B at 0): B(q, d) at q + 4d, G(q, d) at 12 + q + 4d.
-constexpr Index_type g0 = diff_g_at;
 static_assert(diff_b_at == 0 && 2 * diff_g_at <= plane, "B and G fit one slot of each thread");
 
 using thread = ferry::block_thread<ferry::index3>;
@@ -62,8 +59,8 @@ using own_basis = ferry::own_slots<Real_type, 2>;
 using own_column = ferry::own_slots<Real_type, stage_slots>;
 /// Per-thread state: the column's increments Y_e[dz][dy][dx], dz = 0..2.
 using increments = std::array<Real_type, d1>;
-/// A thread's column of a stage: entry (c, z) at levels·c + z, its own slot of that index.
-using column = Real_type[stage_slots];
+static_assert(stage_slots == sizeof(column) / sizeof(Real_type),
+              "a column fills a stage array's slots");
 
 // The stages of one thread's column. S: the shared arrays (ferry views or raw pointers), G: the
 // global arrays (the same); at: where the thread's element starts in a stage (16tz); u: the
@@ -74,51 +71,6 @@ using column = Real_type[stage_slots];
 FERRY_HOST_DEVICE constexpr int sym_component(int c, int k) {
   const int lo = c < k ? c : k, hi = c < k ? k : c;
   return lo * (5 - lo) / 2 + hi;
-}
-
-/// X_e[dz][dy][dx] of element e for dz = 0..2.
-template <class G>
-FERRY_HOST_DEVICE FERRY_INLINE void load_x(const G& x, Index_type e, int dx, int dy, column& u) {
-  const auto xe = pa_run<d1>(x, diff_dofs * e + dx + d1 * dy, d1 * d1);
-  for (int dz = 0; dz < d1; ++dz) u[dz] = xe[dz];
-}
-
-/// ddq channel 0 = sum_dx B(qx,dx) X_e[dz][dy][dx], channel 1 the same with G.
-template <class S>
-FERRY_HOST_DEVICE FERRY_INLINE void ddq(const S& basis, const S& xs, Index_type at, int qx, int dy,
-                                        column& u) {
-  const auto bq = pa_sub(basis, qx, g0 + q1 * (d1 - 1) + 1);  // B at 4dx, G at 12 + 4dx
-  const auto xr = pa_sub(xs, at + row * dy, (d1 - 1) + plane * (d1 - 1) + 1);  // dx + plane·dz
-  for (int dz = 0; dz < d1; ++dz) u[dz] = u[levels + dz] = 0.0;
-  for (int dx = 0; dx < d1; ++dx) {
-    const Real_type bv = bq[q1 * dx], gv = bq[g0 + q1 * dx];
-    for (int dz = 0; dz < d1; ++dz) {
-      const Real_type v = xr[dx + plane * dz];
-      u[dz] += bv * v;
-      u[levels + dz] += gv * v;
-    }
-  }
-}
-
-/// dqq channel 0 = sum_dy B(qy,dy) ddq_G, 1 = sum_dy G(qy,dy) ddq_B, 2 = sum_dy B(qy,dy) ddq_B,
-/// each at [dz][dy][qx].
-template <class S>
-FERRY_HOST_DEVICE FERRY_INLINE void dqq(const S& basis, const S& w, Index_type at, int qx, int qy,
-                                        column& u) {
-  const auto bq = pa_sub(basis, qy, g0 + q1 * (d1 - 1) + 1);  // B at 4dy, G at 12 + 4dy
-  // ddq_B at row·dy + plane·dz, ddq_G plane·levels further on.
-  const auto wr = pa_sub(w, at + qx, row * (d1 - 1) + plane * (levels + d1 - 1) + 1);
-  for (int dz = 0; dz < d1; ++dz) u[dz] = u[levels + dz] = u[2 * levels + dz] = 0.0;
-  for (int dy = 0; dy < d1; ++dy) {
-    const Real_type bv = bq[q1 * dy], gv = bq[g0 + q1 * dy];
-    for (int dz = 0; dz < d1; ++dz) {
-      const Real_type vb = wr[row * dy + plane * dz];
-      const Real_type vg = wr[row * dy + plane * (levels + dz)];
-      u[dz] += bv * vg;
-      u[levels + dz] += gv * vb;
-      u[2 * levels + dz] += bv * vb;
-    }
-  }
 }
 
 /// grad channel 0 = sum_dz B(qz,dz) dqq_0, 1 = sum_dz B(qz,dz) dqq_1, 2 = sum_dz G(qz,dz) dqq_2
@@ -257,7 +209,7 @@ void rep(DIFFUSION3DPA& k) {
                          if (t < 2 * g0) basis[0] = t < g0 ? b[t] : g[t - g0];
                          if (tx < d1 && ty < d1) {
                            column u{};  // zeros for the elements past NE
-                           if (th.inside) load_x(x, th.global.k, tx, ty, u);
+                           if (th.inside) load_x(x, diff_dofs * th.global.k, tx, ty, u);
                            store<1, d1>(w, u);
                          }
                        }),
@@ -370,7 +322,7 @@ void run_ferry_c(DIFFUSION3DPA& k, int reps, rep_timer& t) {
                   if (t < 2 * g0) basis.unsafe_get_unchecked(0) = t < g0 ? b[t] : g[t - g0];
                   if (tx < d1 && ty < d1) {
                     column u{};
-                    if (th.inside) load_x(x, th.global.k, tx, ty, u);
+                    if (th.inside) load_x(x, diff_dofs * th.global.k, tx, ty, u);
                     store_unchecked<1, d1>(w, u);
                   }
                 }),
