@@ -170,7 +170,8 @@ void sum_mirror_slots(std::vector<double>& out) {
       ferry::block_kernel<double, ferry::shared<double, 32>>(
           ferry::phase(ferry::writes<0>,
                        [] FERRY_KERNEL(const thread& th, double&, ferry::own_slots<double, 32> s) {
-                         for (int m = 0; m < 32; ++m) s[m] = static_cast<double>(th.global * 32 + m);
+                         for (int m = 0; m < 32; ++m)
+                           s[m] = static_cast<double>(th.global * 32 + m);
                        }),
           ferry::phase([] FERRY_KERNEL(const thread& th, double& sum, ferry::view<const double> s) {
             // Own slot m of thread t lies at t + 256 m (ferry::shared<T, K>'s layout).

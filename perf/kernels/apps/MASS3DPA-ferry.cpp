@@ -68,7 +68,7 @@ FERRY_HOST_DEVICE FERRY_INLINE void load_x(const G& x, Index_type e, int dx, int
 template <class S>
 FERRY_HOST_DEVICE FERRY_INLINE void ddq(const S& basis, const S& xs, int qx, int dy,
                                         Real_type (&u)[d1]) {
-  const auto bq = pa_sub(basis, qx, q1 * (d1 - 1) + 1);                // B(qx, dx) at q1·dx
+  const auto bq = pa_sub(basis, qx, q1 * (d1 - 1) + 1);                   // B(qx, dx) at q1·dx
   const auto xr = pa_sub(xs, row * dy, (d1 - 1) + plane * (d1 - 1) + 1);  // dx + plane·dz
   for (int dz = 0; dz < d1; ++dz) u[dz] = 0.0;
   for (int dx = 0; dx < d1; ++dx) {
@@ -81,7 +81,7 @@ FERRY_HOST_DEVICE FERRY_INLINE void ddq(const S& basis, const S& xs, int qx, int
 template <class S>
 FERRY_HOST_DEVICE FERRY_INLINE void dqq(const S& basis, const S& w, int qx, int qy,
                                         Real_type (&u)[d1]) {
-  const auto bq = pa_sub(basis, qy, q1 * (d1 - 1) + 1);                        // q1·dy
+  const auto bq = pa_sub(basis, qy, q1 * (d1 - 1) + 1);                  // q1·dy
   const auto wr = pa_sub(w, qx, row * (d1 - 1) + plane * (d1 - 1) + 1);  // row·dy + plane·dz
   for (int dz = 0; dz < d1; ++dz) u[dz] = 0.0;
   for (int dy = 0; dy < d1; ++dy) {
@@ -92,10 +92,10 @@ FERRY_HOST_DEVICE FERRY_INLINE void dqq(const S& basis, const S& w, int qx, int 
 
 /// qqq[qz][qy][qx] = (sum_dz B(qz,dz) dqq[dz][qy][qx]) · D_e[qz][qy][qx] (t = qx + 5qy).
 template <class S, class G>
-FERRY_HOST_DEVICE FERRY_INLINE void qqq(const S& basis, const S& w, const G& d, Index_type e,
-                                        int t, Real_type (&u)[q1]) {
-  const auto bb = pa_sub(basis, 0, q1 * d1);                  // B(qz, dz) at qz + q1·dz
-  const auto wr = pa_sub(w, t, plane * (d1 - 1) + 1);         // plane·dz
+FERRY_HOST_DEVICE FERRY_INLINE void qqq(const S& basis, const S& w, const G& d, Index_type e, int t,
+                                        Real_type (&u)[q1]) {
+  const auto bb = pa_sub(basis, 0, q1 * d1);                // B(qz, dz) at qz + q1·dz
+  const auto wr = pa_sub(w, t, plane * (d1 - 1) + 1);       // plane·dz
   const auto de = pa_run<q1>(d, mass_qpts * e + t, plane);  // D_e[qz][qy][qx]
   for (int qz = 0; qz < q1; ++qz) u[qz] = 0.0;
   for (int dz = 0; dz < d1; ++dz) {
@@ -109,7 +109,7 @@ FERRY_HOST_DEVICE FERRY_INLINE void qqq(const S& basis, const S& w, const G& d, 
 template <class S>
 FERRY_HOST_DEVICE FERRY_INLINE void qqd(const S& basis, const S& w, int dx, int qy,
                                         Real_type (&u)[q1]) {
-  const auto bt = pa_sub(basis, bt_at + d1 * dx, q1);                          // qx
+  const auto bt = pa_sub(basis, bt_at + d1 * dx, q1);                    // qx
   const auto wr = pa_sub(w, row * qy, (q1 - 1) + plane * (q1 - 1) + 1);  // qx + plane·qz
   for (int qz = 0; qz < q1; ++qz) u[qz] = 0.0;
   for (int qx = 0; qx < q1; ++qx) {
@@ -134,7 +134,7 @@ FERRY_HOST_DEVICE FERRY_INLINE void qdd(const S& basis, const S& w, int dx, int 
 /// The column's increments: sum_qz Bt(dz,qz) qdd[qz][dy][dx] for dz = 0..3.
 template <class S>
 FERRY_HOST_DEVICE FERRY_INLINE increments dofs(const S& basis, const S& w, int dx, int dy) {
-  const auto bt = pa_sub(basis, bt_at, d1 * (d1 - 1) + q1);  // Bt(dz, qz) at qz + d1·dz
+  const auto bt = pa_sub(basis, bt_at, d1 * (d1 - 1) + q1);        // Bt(dz, qz) at qz + d1·dz
   const auto wr = pa_sub(w, dx + row * dy, plane * (q1 - 1) + 1);  // plane·qz
   increments u{};
   for (int qz = 0; qz < q1; ++qz) {
@@ -274,23 +274,23 @@ void run_ferry_c(MASS3DPA& k, int reps, rep_timer& t) {
     ferry::unsafe::launch_blocks(
         {.name = "MASS3DPA"}, element_blocks(k),
         ferry::block_kernel<increments, basis_array, stage_array, stage_array>(
-            ferry::phase(ferry::writes<0, 1>,
-                         [] FERRY_KERNEL(const thread& th, increments&, own_basis basis,
-                                         own_column w, cview, Real_type*, cptr b, cptr bt, cptr,
-                                         cptr x) {
-                           const int tx = static_cast<int>(th.local.i);
-                           const int ty = static_cast<int>(th.local.j);
-                           const int t = tx + q1 * ty;
-                           if (t < q1 * d1) {
-                             basis.unsafe_get_unchecked(0) = b[t];
-                             basis.unsafe_get_unchecked(1) = bt[t];
-                           }
-                           if (tx < d1 && ty < d1) {
-                             Real_type u[d1];
-                             load_x(x, th.block.k, tx, ty, u);
-                             for (int dz = 0; dz < d1; ++dz) w.unsafe_get_unchecked(dz) = u[dz];
-                           }
-                         }),
+            ferry::phase(
+                ferry::writes<0, 1>,
+                [] FERRY_KERNEL(const thread& th, increments&, own_basis basis, own_column w, cview,
+                                Real_type*, cptr b, cptr bt, cptr, cptr x) {
+                  const int tx = static_cast<int>(th.local.i);
+                  const int ty = static_cast<int>(th.local.j);
+                  const int t = tx + q1 * ty;
+                  if (t < q1 * d1) {
+                    basis.unsafe_get_unchecked(0) = b[t];
+                    basis.unsafe_get_unchecked(1) = bt[t];
+                  }
+                  if (tx < d1 && ty < d1) {
+                    Real_type u[d1];
+                    load_x(x, th.block.k, tx, ty, u);
+                    for (int dz = 0; dz < d1; ++dz) w.unsafe_get_unchecked(dz) = u[dz];
+                  }
+                }),
             ferry::phase(ferry::writes<2>,
                          [] FERRY_KERNEL(const thread& th, increments&, cview basis, cview xs,
                                          own_column w, Real_type*, cptr, cptr, cptr, cptr) {

@@ -325,9 +325,8 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
     // Up to B * reduce_unroll indices, one block (each thread a full unrolled step): no
     // partials, no atomic count and no second fold, as CUB's single-tile path (at 10^3 doubles
     // the four-block launch took 4.4 us against CUB's 3.6 us; perf/NOTES.md).
-    const unsigned grid = space.size() <= index{B} * reduce_unroll
-                              ? 1u
-                              : grid_extent(space.size(), B, max_grid);
+    const unsigned grid =
+        space.size() <= index{B} * reduce_unroll ? 1u : grid_extent(space.size(), B, max_grid);
     // Room for the largest grid's partials and the result after them, so one scratch serves
     // every launch of this kernel without growing.
     struct lease {
@@ -383,8 +382,8 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
     const dim3 grid(x_grid(name, space.extent_i(), blk.x),
                     grid_extent(space.extent_j(), blk.y, 65535),
                     grid_extent(space.extent_k(), blk.z, 65535));
-    const bool covered = index{grid.y} * blk.y >= space.extent_j() &&
-                         index{grid.z} * blk.z >= space.extent_k();
+    const bool covered =
+        index{grid.y} * blk.y >= space.extent_j() && index{grid.z} * blk.z >= space.extent_k();
     with_restrict_bases(bound, [&](auto*... q) {
       if (covered)
         kernel_3d<false, K, Bound, States><<<grid, blk, 0, st>>>(space, k, bound, q...);
