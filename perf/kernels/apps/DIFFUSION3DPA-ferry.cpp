@@ -78,25 +78,11 @@ FERRY_HOST_DEVICE constexpr int sym_component(int c, int k) {
 template <class S, class G>
 FERRY_HOST_DEVICE FERRY_INLINE void flux(const S& basis, const S& w, const G& d, Index_type e,
                                          Index_type at, int qx, int qy, column& u) {
-  const auto bb = pa_sub(basis, 0, 2 * g0);  // B(qz,dz) at qz + 4dz, G 12 further on
-  const auto wr =
-      pa_sub(w, at + qx + row * qy, plane * (2 * levels + d1 - 1) + 1);  // plane·(4c+dz)
   // D_e component s at quadrature point (qx, qy, qz): 16qz + 64s.
   const auto de =
       pa_sub(d, 6 * diff_qpts * e + qx + q1 * qy, q1 * q1 * (q1 - 1) + diff_qpts * 5 + 1);
-  Real_type grad[channels][q1];
-  for (int c = 0; c < channels; ++c)
-    for (int qz = 0; qz < q1; ++qz) grad[c][qz] = 0.0;
-  for (int dz = 0; dz < d1; ++dz) {
-    const Real_type v0 = wr[plane * dz], v1 = wr[plane * (levels + dz)],
-                    v2 = wr[plane * (2 * levels + dz)];
-    for (int qz = 0; qz < q1; ++qz) {
-      const Real_type bv = bb[qz + q1 * dz], gv = bb[g0 + qz + q1 * dz];
-      grad[0][qz] += bv * v0;
-      grad[1][qz] += bv * v1;
-      grad[2][qz] += gv * v2;
-    }
-  }
+  Real_type grad[3][q1];
+  gradients(basis, w, at, qx, qy, grad);
   for (int qz = 0; qz < q1; ++qz)
     for (int c = 0; c < channels; ++c) {
       Real_type s = 0.0;
@@ -172,25 +158,6 @@ constexpr int resident = 32;
 /// (0, 0, e / BZ).
 ferry::blocked<ferry::range3d, q1, q1, bz, resident> element_blocks(const DIFFUSION3DPA& k) {
   return ferry::blocks<q1, q1, bz, resident>(ferry::range3d{d1, d1, k.m_ne});
-}
-
-/// Writes channels 0..NC-1, levels 0..NZ-1 of column u to the thread's own slots.
-template <int NC, int NZ>
-FERRY_HOST_DEVICE FERRY_INLINE void store(own_column& w, const column& u) {
-  for (int c = 0; c < NC; ++c)
-    for (int z = 0; z < NZ; ++z) w[levels * c + z] = u[levels * c + z];
-}
-
-/// store, unchecked (ferry_C).
-template <int NC, int NZ>
-FERRY_HOST_DEVICE FERRY_INLINE void store_unchecked(own_column& w, const column& u) {
-  for (int c = 0; c < NC; ++c)
-    for (int z = 0; z < NZ; ++z) w.unsafe_get_unchecked(levels * c + z) = u[levels * c + z];
-}
-
-/// Where thread th's element starts in a stage array.
-FERRY_HOST_DEVICE FERRY_INLINE Index_type element_at(const thread& th) {
-  return elem * th.local.k;
 }
 
 /// One rep: one block launch. Shared by ferry_A and ferry_B, which differ only in where the

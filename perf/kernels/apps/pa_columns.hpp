@@ -70,4 +70,48 @@ FERRY_HOST_DEVICE FERRY_INLINE void dqq(const S& basis, const S& w, Index_type a
   }
 }
 
+/// The gradient columns at quadrature column (qx, qy): grad[c][qz], channel 0 = sum_dz B(qz,dz)
+/// dqq_0, 1 = sum_dz B(qz,dz) dqq_1, 2 = sum_dz G(qz,dz) dqq_2, each at [qz][qy][qx], dz
+/// ascending (w: the dqq stage).
+template <class S>
+FERRY_HOST_DEVICE FERRY_INLINE void gradients(const S& basis, const S& w, Index_type at, int qx,
+                                              int qy, Real_type (&grad)[3][q1]) {
+  const auto bb = pa_sub(basis, 0, 2 * g0);  // B(qz,dz) at qz + 4dz, G 12 further on
+  const auto wr =
+      pa_sub(w, at + qx + row * qy, plane * (2 * levels + d1 - 1) + 1);  // plane·(4c+dz)
+  for (int c = 0; c < 3; ++c)
+    for (int qz = 0; qz < q1; ++qz) grad[c][qz] = 0.0;
+  for (int dz = 0; dz < d1; ++dz) {
+    const Real_type v0 = wr[plane * dz], v1 = wr[plane * (levels + dz)],
+                    v2 = wr[plane * (2 * levels + dz)];
+    for (int qz = 0; qz < q1; ++qz) {
+      const Real_type bv = bb[qz + q1 * dz], gv = bb[g0 + qz + q1 * dz];
+      grad[0][qz] += bv * v0;
+      grad[1][qz] += bv * v1;
+      grad[2][qz] += gv * v2;
+    }
+  }
+}
+
+/// Writes channels 0..NC-1, levels 0..NZ-1 of column u to the thread's own slots.
+template <int NC, int NZ, class Own>
+FERRY_HOST_DEVICE FERRY_INLINE void store(Own& w, const column& u) {
+  for (int c = 0; c < NC; ++c)
+    for (int z = 0; z < NZ; ++z) w[levels * c + z] = u[levels * c + z];
+}
+
+/// store, unchecked (ferry_C).
+template <int NC, int NZ, class Own>
+FERRY_HOST_DEVICE FERRY_INLINE void store_unchecked(Own& w, const column& u) {
+  for (int c = 0; c < NC; ++c)
+    for (int z = 0; z < NZ; ++z) w.unsafe_get_unchecked(levels * c + z) = u[levels * c + z];
+}
+
+/// Where a thread's element starts in a stage array (Thread: ferry::block_thread<index3>; the
+/// element is its local.k).
+template <class Thread>
+FERRY_HOST_DEVICE FERRY_INLINE Index_type element_at(const Thread& th) {
+  return elem * th.local.k;
+}
+
 }  // namespace ferry_perf::apps::pa_columns
