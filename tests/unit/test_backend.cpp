@@ -12,7 +12,7 @@
 #if FERRY_DEVICE_TU && defined(__CUDA__) && !defined(__CUDACC__)
 #include <OffloadAPI.h>  // clang -foffload-via-llvm: LLVM's offload API, the backend's runtime
 
-#include "ferry/backend/llvm_offload/registry.hpp"
+#include "ferry/backend/llvm_offload/backend.hpp"
 
 /// A kernel of this program's device images, for the registration test (never launched).
 extern "C" __global__ void ferry_registration_probe(int* p) {

@@ -39,7 +39,7 @@
 #include "ferry/backend/device.hpp"
 #include FERRY_DEVICE_INTRINSICS_HEADER
 #include "ferry/backend/gpu/scratch.hpp"
-#include "ferry/backend/llvm_offload/registry.hpp"
+#include "ferry/backend/llvm_offload/backend.hpp"
 #include "ferry/core/error.hpp"
 #include "ferry/data/environment.hpp"
 #include "ferry/data/runtime.hpp"
