@@ -1,11 +1,15 @@
 // ferry: the out-of-line parts of the partitioning strategies and their verifier: the
 // messages of failed launch checks (built here, once, rather than in every translation unit
 // that launches).
+#include <algorithm>
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "ferry/partition/binding_check.hpp"
+#include "ferry/partition/indirect.hpp"
 #include "ferry/partition/strategy.hpp"
 #include "ferry/partition/verify.hpp"
 
@@ -113,3 +117,46 @@ partition_report rejected_report(const std::string& why) {
 }
 
 }  // namespace ferry::detail
+
+namespace ferry {
+
+void index_set::verify() {
+  std::vector<std::pair<index, index>> sorted(list_.size());
+  for (std::size_t p = 0; p < list_.size(); ++p) {
+    if (list_[p] < 0)
+      throw partition_error("", "index_set: entry " + std::to_string(p) + " is negative (" +
+                                    std::to_string(list_[p]) + ")");
+    if (list_[p] >= max_extent)
+      throw partition_error("", "index_set: entry " + std::to_string(p) + " is " +
+                                    std::to_string(list_[p]) +
+                                    ", beyond the largest index ferry supports (2^62 - 1)");
+    sorted[p] = {list_[p], static_cast<index>(p)};
+  }
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t p = 1; p < sorted.size(); ++p)
+    if (sorted[p].first == sorted[p - 1].first)
+      throw partition_error(
+          "", "index_set: index " + std::to_string(sorted[p].first) + " appears at positions " +
+                  std::to_string(sorted[p - 1].second) + " and " +
+                  std::to_string(sorted[p].second) + ": threads owning it would race");
+  bound_ = sorted.empty() ? 0 : sorted.back().first + 1;
+}
+
+namespace detail {
+
+part_difference compare_parts(std::vector<index>& given, std::vector<index>& listed,
+                              index& element) {
+  std::sort(given.begin(), given.end());
+  std::sort(listed.begin(), listed.end());
+  if (given == listed) return part_difference::none;
+  const auto [g, l] = std::mismatch(given.begin(), given.end(), listed.begin(), listed.end());
+  if (g != given.end() && (l == listed.end() || *g < *l)) {
+    element = *g;
+    return part_difference::handed_not_listed;
+  }
+  element = *l;
+  return part_difference::listed_not_handed;
+}
+
+}  // namespace detail
+}  // namespace ferry

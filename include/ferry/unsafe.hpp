@@ -83,7 +83,7 @@ class device_buffer {
   }
   /// Copies host[0, size()) to the device.
   void copy_from_host(std::span<const T> host) {
-    const std::size_t b = std::min(host.size_bytes(), bytes());
+    const std::size_t b = host.size_bytes() < bytes() ? host.size_bytes() : bytes();
     const auto t0 = std::chrono::steady_clock::now();
     if (rt_)
       rt_->copy_to_device(p_, host.data(), b);
@@ -93,7 +93,7 @@ class device_buffer {
   }
   /// Copies the device data to host[0, size()); waits for earlier launches.
   void copy_to_host(std::span<T> host) const {
-    const std::size_t b = std::min(host.size_bytes(), bytes());
+    const std::size_t b = host.size_bytes() < bytes() ? host.size_bytes() : bytes();
     const auto t0 = std::chrono::steady_clock::now();
     if (rt_)
       rt_->copy_to_host(host.data(), p_, b);

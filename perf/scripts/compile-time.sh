@@ -4,13 +4,14 @@
 # For every Apps kernel, compiles its ferry variants file (perf/kernels/apps/X-ferry.cpp, as
 # CUDA) and its base_cuda file (X-cuda.cu) to an object file with the flags of a CUDA build of
 # ferry-perf (-O3, sm_90, C++20, -restrict), each --reps times (default 3), and reports the
-# minimum wall time of each and their ratio (target: ferry / base_cuda <= 1.5). Also times two
-# probes: a file that only includes <ferry/ferry.hpp> against one that only includes
-# <cuda_runtime.h>, and both files' preprocessed line counts.
+# minimum CPU time (user + system, nvcc and the compilers it runs) of each and their ratio
+# (target: ferry / base_cuda <= 1.5). Also times two probes: a file that only includes
+# <ferry/ferry.hpp> against one that only includes <cuda_runtime.h>, and both files'
+# preprocessed line counts.
 #
 # Usage: perf/scripts/compile-time.sh [--reps N] [--out FILE.csv] [--kernels "A B"]
 #        (from the repository root; NVCC=... picks the compiler)
-# The machine should be otherwise idle: the times are wall-clock.
+# CPU times are far less sensitive to other jobs than wall times, but an idle machine is best.
 set -euo pipefail
 reps=3
 out=perf/results/compile-time.csv
@@ -20,7 +21,7 @@ while [[ $# -gt 0 ]]; do
     --reps) reps=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --kernels) kernels=$2; shift 2 ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "compile-time.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -34,16 +35,18 @@ if [[ -z $kernels ]]; then
   kernels=$(ls perf/kernels/apps/*-ferry.cpp | xargs -n1 basename | sed 's/-ferry.cpp//')
 fi
 
-# min_time FILE: the minimum over $reps compilations of FILE, in seconds.
+# min_time FILE: the minimum over $reps compilations of FILE of the CPU time (user + system)
+# of nvcc and every process it ran, in seconds. CPU time rather than wall time: on a shared
+# machine another job's load stretches the wall time of a compilation but hardly its CPU time.
 min_time() {
-  local best=0 t s
+  local best="" t
   for ((r = 0; r < reps; r++)); do
-    s=$(date +%s%N)
-    "$nvcc" "${flags[@]}" -x cu -c "$1" -o "$tmp/o.o"
-    t=$(( $(date +%s%N) - s ))
-    if (( best == 0 || t < best )); then best=$t; fi
+    t=$( { TIMEFORMAT='%U %S'; time "$nvcc" "${flags[@]}" -x cu -c "$1" -o "$tmp/o.o" 2> "$tmp/err"; } 2>&1 ) ||
+      { cat "$tmp/err" >&2; echo "compile-time.sh: nvcc failed on $1" >&2; exit 1; }
+    t=$(awk '{ printf "%.2f", $(NF - 1) + $NF }' <<< "$t")
+    if [[ -z $best ]] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$t; fi
   done
-  awk -v ns="$best" 'BEGIN { printf "%.2f", ns / 1e9 }'
+  echo "$best"
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 lines() { "$nvcc" "${flags[@]}" -x cu -E "$1" 2>/dev/null | wc -l; }

@@ -2,7 +2,6 @@
 // moves data only when the other side needs it.
 #pragma once
 
-#include <algorithm>
 #include <concepts>
 #include <cstdint>
 #include <cstring>
@@ -73,7 +72,7 @@ class array {
   /// n elements, each `init`. Throws out_of_memory.
   explicit array(index n, const T& init = T{}) {
     create(n);
-    std::fill_n(h_, n_, init);
+    for (index i = 0; i < n_; ++i) h_[i] = init;
   }
   /// A copy of the values. (With GCC the constraint keeps `ferry::array a{v}` with a
   /// std::vector v from deducing an array of vectors; clang 14 still deduces it and then
@@ -84,7 +83,7 @@ class array {
   /// A copy of the values.
   explicit array(std::span<const T> values) {
     create(static_cast<index>(values.size()));
-    std::copy(values.begin(), values.end(), h_);
+    for (std::size_t i = 0; i < values.size(); ++i) h_[i] = values[i];
   }
   /// A copy of a contiguous range of T: std::vector<T>, std::array<T, N>, std::span<T>, a
   /// C array, ... With the deduction guide below, `ferry::array a(v)` is an array<T> for a
@@ -198,7 +197,9 @@ class array {
     e_ = nullptr;
   }
   /// Host-backend storage alignment: T's, and at least the usual heap alignment.
-  static constexpr std::size_t host_align = std::max(alignof(T), alignof(std::max_align_t));
+  static constexpr std::size_t host_align = alignof(T) > alignof(std::max_align_t)
+                                                ? alignof(T)
+                                                : alignof(std::max_align_t);
   T* h_ = nullptr;
   index n_ = 0;
   detail::env_entry* e_ = nullptr;

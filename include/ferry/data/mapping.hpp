@@ -14,7 +14,6 @@
 #pragma once
 
 #include <array>
-#include <complex>
 #include <span>
 #include <string>
 #include <tuple>

@@ -4,9 +4,6 @@
 
 #include <cstdio>
 #include <exception>
-#include <functional>
-#include <memory>
-#include <ranges>
 #include <span>
 #include <type_traits>
 #include <utility>
@@ -29,7 +26,7 @@ std::pair<const void*, std::size_t> storage_of(const void* container) noexcept {
 /// Whether a C passed to preload is a view of storage it does not own (a span): a temporary one
 /// is fine, and there is no container that could change storage behind ferry's back.
 template <class C>
-inline constexpr bool is_view_v = std::ranges::borrowed_range<C>&& std::is_trivially_copyable_v<C>;
+inline constexpr bool is_view_v = borrowed_range<C>&& std::is_trivially_copyable_v<C>;
 
 /// The owner record of a preloaded container: owning containers are checked for storage
 /// changes later; views are not (they cannot be resized).
@@ -38,7 +35,7 @@ owner_info owner_of(const C& c) {
   if constexpr (is_view_v<C>)
     return {};
   else
-    return {static_cast<const void*>(std::addressof(c)), &storage_of<C>};
+    return {static_cast<const void*>(__builtin_addressof(c)), &storage_of<C>};
 }
 
 }  // namespace detail
@@ -181,10 +178,10 @@ template <class C, class F>
 decltype(auto) with_preload(const C& c, F&& body) {
   auto r = preload(c);
   if constexpr (std::is_void_v<std::invoke_result_t<F&>>) {
-    std::invoke(body);
+    body();
     r.release();
   } else {
-    auto result = std::invoke(body);
+    auto result = body();
     r.release();
     return result;
   }
@@ -198,10 +195,10 @@ template <class C, class F>
 decltype(auto) with_preload_mut(C& c, F&& body) {
   auto w = preload_mut(c);
   if constexpr (std::is_void_v<std::invoke_result_t<F&>>) {
-    std::invoke(body);
+    body();
     w.release();
   } else {
-    auto result = std::invoke(body);
+    auto result = body();
     w.release();
     return result;
   }

@@ -4,7 +4,6 @@
 // compares the two on every launch.
 #pragma once
 
-#include <algorithm>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -18,6 +17,16 @@
 
 namespace ferry {
 namespace detail {
+
+/// How the offsets bind() hands a thread differ from those its for_each_owned() lists.
+enum class part_difference { none, handed_not_listed, listed_not_handed };
+
+/// Sorts `given` (the element offsets bind() hands a thread) and `listed` (those its
+/// for_each_owned() lists) and compares them; on a difference, `element` is the smallest offset
+/// only one of them has. Out of line (src/partition.cpp), so the launch headers need not
+/// include <algorithm>.
+part_difference compare_parts(std::vector<index>& given, std::vector<index>& listed,
+                              index& element);
 
 /// Element offsets (from `base`) a part handed to a kernel gives access to, appended to `out`.
 /// Returns false for a part type whose reach ferry cannot enumerate (a user accessor returning
@@ -88,18 +97,21 @@ requires partition_strategy_for<S, Space> std::string check_binding(const S& s,
       return;
     }
     s.for_each_owned(idx, space, [&](index e) { listed.push_back(e); });
-    std::sort(given.begin(), given.end());
-    std::sort(listed.begin(), listed.end());
-    if (given == listed) return;
-    const auto [g, l] = std::mismatch(given.begin(), given.end(), listed.begin(), listed.end());
-    if (g != given.end() && (l == listed.end() || *g < *l))
-      problem = detail::concat({"thread ", detail::format_index(idx), " is handed element ",
-                                std::to_string(*g),
-                                " by bind(), which its for_each_owned() does not list"});
-    else
-      problem = detail::concat({"thread ", detail::format_index(idx), " owns element ",
-                                std::to_string(*l),
-                                " by for_each_owned(), which bind() does not hand it"});
+    index e = 0;
+    switch (detail::compare_parts(given, listed, e)) {
+      case detail::part_difference::none:
+        return;
+      case detail::part_difference::handed_not_listed:
+        problem = detail::concat({"thread ", detail::format_index(idx), " is handed element ",
+                                  std::to_string(e),
+                                  " by bind(), which its for_each_owned() does not list"});
+        return;
+      case detail::part_difference::listed_not_handed:
+        problem = detail::concat({"thread ", detail::format_index(idx), " owns element ",
+                                  std::to_string(e),
+                                  " by for_each_owned(), which bind() does not hand it"});
+        return;
+    }
   });
   return enumerable ? problem : std::string();
 }

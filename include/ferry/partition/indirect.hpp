@@ -6,7 +6,6 @@
 // every launch that uses it.
 #pragma once
 
-#include <algorithm>
 #include <concepts>
 #include <span>
 #include <string>
@@ -42,27 +41,7 @@ class index_set {
   index operator[](index i) const { return list_[static_cast<std::size_t>(i)]; }
 
  private:
-  void verify() {
-    std::vector<std::pair<index, index>> sorted(list_.size());
-    for (std::size_t p = 0; p < list_.size(); ++p) {
-      if (list_[p] < 0)
-        throw partition_error("", "index_set: entry " + std::to_string(p) + " is negative (" +
-                                      std::to_string(list_[p]) + ")");
-      if (list_[p] >= max_extent)
-        throw partition_error("", "index_set: entry " + std::to_string(p) + " is " +
-                                      std::to_string(list_[p]) +
-                                      ", beyond the largest index ferry supports (2^62 - 1)");
-      sorted[p] = {list_[p], static_cast<index>(p)};
-    }
-    std::sort(sorted.begin(), sorted.end());
-    for (std::size_t p = 1; p < sorted.size(); ++p)
-      if (sorted[p].first == sorted[p - 1].first)
-        throw partition_error(
-            "", "index_set: index " + std::to_string(sorted[p].first) + " appears at positions " +
-                    std::to_string(sorted[p - 1].second) + " and " +
-                    std::to_string(sorted[p].second) + ": threads owning it would race");
-    bound_ = sorted.empty() ? 0 : sorted.back().first + 1;
-  }
+  void verify();  // out of line (src/partition.cpp): sorts the list once
   std::vector<index> list_;
   index bound_ = 0;
 };

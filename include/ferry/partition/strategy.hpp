@@ -18,7 +18,7 @@
 
 #include <concepts>
 #include <cstdint>
-#include <ranges>
+#include <iterator>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -800,6 +800,18 @@ concept mutable_contiguous = requires(C& c) {
 }
 &&!std::is_const_v<std::remove_reference_t<decltype(*std::data(std::declval<C&>()))>>;
 
+/// std::ranges::borrowed_range's rule (a range whose iterators stay valid after the range
+/// object is gone: an lvalue, or a type that opts in through std::ranges::enable_borrowed_range,
+/// as std::span and std::string_view do), written with <iterator>'s std::ranges::begin/end and
+/// the enable_borrowed_range that <span> declares, so that the launch headers need not include
+/// <ranges> (about 8 000 preprocessed lines, parsed by each of nvcc's three front-end passes).
+template <class C>
+concept borrowed_range = requires(C& c) {
+  std::ranges::begin(c);
+  std::ranges::end(c);
+}
+&&(std::is_lvalue_reference_v<C> || std::ranges::enable_borrowed_range<std::remove_cvref_t<C>>);
+
 /// True when a factory argument of forwarded type C leaves storage that outlives the call: an
 /// lvalue (a named container), or an rvalue that only borrows its elements (std::span,
 /// std::ranges::borrowed_range). An rvalue that owns its elements (a temporary std::vector,
@@ -807,7 +819,7 @@ concept mutable_contiguous = requires(C& c) {
 /// target or read wrapper built from it would point into freed memory.
 template <class C>
 inline constexpr bool outlives_call_v =
-    std::is_lvalue_reference_v<C> || std::ranges::borrowed_range<std::remove_cvref_t<C>>;
+    std::is_lvalue_reference_v<C> || borrowed_range<std::remove_cvref_t<C>>;
 
 /// Rejects, with ferry's own message, a temporary owning container given to a factory that
 /// keeps a pointer to its elements (every partitioning strategy, atomic_add, read).

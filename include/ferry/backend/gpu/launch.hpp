@@ -5,7 +5,6 @@
 // backend (FERRY_DEVICE_TU).
 #pragma once
 
-#include <algorithm>
 #include <cstring>
 #include <new>
 #include <tuple>
@@ -288,12 +287,13 @@ __global__ void __launch_bounds__(B)
 /// than about 2^39 indices along x, which index no buffer a device can hold).
 inline unsigned x_grid(const char* kernel, index n, unsigned b) {
   if ((n + b - 1) / b > 0x7fffffff) x_grid_too_large(kernel, n, b);
-  return static_cast<unsigned>(std::max<index>((n + b - 1) / b, 1));
+  const index g = (n + b - 1) / b;
+  return static_cast<unsigned>(g > 1 ? g : 1);
 }
 
 inline unsigned grid_extent(index n, unsigned b, unsigned cap) {
   const index g = (n + b - 1) / b;
-  return static_cast<unsigned>(std::min<index>(std::max<index>(g, 1), cap));
+  return static_cast<unsigned>(g < 1 ? 1 : g < index{cap} ? g : index{cap});
 }
 
 /// Runs one safe launch on the ferry stream. `block` is threads per block (0: 256). States
@@ -320,7 +320,7 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
       int per_sm = 0;
       static_cast<void>(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
           &per_sm, kernel_reduce<B, Ops, Space, K, Bound, States>, B, 0));  // failed: per_sm 0
-      return static_cast<unsigned>(std::max(per_sm, 1) * multiprocessors());
+      return static_cast<unsigned>((per_sm > 1 ? per_sm : 1) * multiprocessors());
     }();
     // Up to B * reduce_unroll indices, one block (each thread a full unrolled step): no
     // partials, no atomic count and no second fold, as CUB's single-tile path (at 10^3 doubles
@@ -360,7 +360,7 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
     const unsigned b = block > 0 ? static_cast<unsigned>(block) : default_block;
     // A warp along x: 32 x 8 at 256 on CUDA (RAJAPerf's 2D shape), 64 x 4 on AMD (a wavefront).
     constexpr unsigned w = warp_size;
-    const dim3 blk(w, std::max(1u, b / w));
+    const dim3 blk(w, b / w > 1 ? b / w : 1u);
     const dim3 grid(x_grid(name, space.extent_i(), blk.x),
                     grid_extent(space.extent_j(), blk.y, 65535));
     const bool covered = index{grid.y} * blk.y >= space.extent_j();
@@ -375,7 +375,7 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
     // 32 x 4 x 2 at 256 threads on CUDA: RAJAPerf's 3D block (x = a warp, the rest split
     // squarest, y >= z); 64 x 2 x 2 on AMD.
     constexpr unsigned w = warp_size;
-    const unsigned rest = std::max(1u, b / w);
+    const unsigned rest = b / w > 1 ? b / w : 1u;
     unsigned bz = 1;
     while ((bz * 2) * (bz * 2) <= rest && rest % (bz * 2) == 0) bz *= 2;
     const dim3 blk(w, rest / bz, bz);
