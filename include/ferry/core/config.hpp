@@ -52,6 +52,21 @@
 #define FERRY_DEVICE_PASS 0
 #endif
 
+/// Prefixes a statement whose calls are inlined before the calling function is optimised:
+/// clang's [[clang::always_inline]] statement attribute, in the device passes of clang (cuda
+/// via -foffload-via-llvm, hip); empty elsewhere (nvcc's device compiler inlines a kernel body
+/// into its executor before optimising it anyway; host code gains nothing). ferry's executors
+/// call the kernel body through it. Without it clang optimises the body (a lambda) on its own
+/// first, where its views' fault flag is still unknown: every checked access is then a branch
+/// on the flag, and the arithmetic sinks below all of the loads, which stay there once the
+/// branches fold in the kernel: MATVEC_3D_STENCIL's 54 loads ahead of its 27 multiply-adds took
+/// 48 registers where the interleaved order takes 40 (perf/NOTES.md).
+#if defined(__clang__) && !defined(__NVCC__) && FERRY_DEVICE_PASS
+#define FERRY_INLINE_CALLS [[clang::always_inline]]
+#else
+#define FERRY_INLINE_CALLS
+#endif
+
 /// Ends the calling device thread and fails its launch (in device code). The compilers spell
 /// it differently: nvcc's __trap() (PTX trap), clang's __builtin_trap() for AMD GPUs (s_trap;
 /// also what the host pass of a device compiler parses in __device__ functions, and what clang

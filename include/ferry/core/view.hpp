@@ -288,6 +288,20 @@ struct fault_flag_binder {
   }
 };
 
+/// Rebuilds a view over another base address with its extent as it is: the restrict rebase of
+/// a launch's read-only arguments (core/restrict.hpp; the view classes befriend it). The
+/// constructor would normalise the extent again (detail::nonnegative), which a kernel cannot
+/// prove redundant: each rebased view would then hold its extent in a register, computed per
+/// thread, instead of comparing against the kernel parameter where it arrived (MATVEC_3D_STENCIL
+/// binds 15 views; perf/NOTES.md). The copy's extent is the original's, non-negative already.
+struct view_rebaser {
+  template <class V, class P>
+  FERRY_HOST_DEVICE FERRY_INLINE static V rebase(V v, P* q) {
+    v.p_ = q;
+    return v;
+  }
+};
+
 /// Whether A holds a fault flag pointer (specialised next to each checking accessor).
 template <class A>
 inline constexpr bool takes_fault_flag = false;
@@ -531,6 +545,7 @@ class view {
   // host and for accessors made in the kernel body): see detail::device_element.
   unsigned* fault_ = nullptr;
   friend struct detail::fault_flag_binder;
+  friend struct detail::view_rebaser;
 };
 
 /// 2D view of an ni x nj block inside a row-major array with leading dimension ld (elements

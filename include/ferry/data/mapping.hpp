@@ -457,7 +457,7 @@ struct arg_map<A, Space, arg_kind::read> {
     FERRY_HOST_DEVICE FERRY_INLINE const T* restrict_base() const { return v.data(); }
     /// The same view over q (== restrict_base()).
     FERRY_HOST_DEVICE FERRY_INLINE bound rebased(const T* q) const {
-      return bound{view<const T>(q, v.size())};
+      return bound{detail::view_rebaser::rebase(v, q)};
     }
   };
   static bound bind(const D& a, const Space&, void* const* mapped) {

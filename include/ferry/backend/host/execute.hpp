@@ -27,12 +27,13 @@ FERRY_HOST_DEVICE FERRY_INLINE void invoke_kernel(const K& k, const I& idx, cons
 
 /// Device form: as above, and every argument that checks indices (views, atomic accessors)
 /// reports a failed check into *fault instead of trapping at the access; the caller traps
-/// after the body when *fault is set (core/view.hpp, detail::device_element).
+/// after the body when *fault is set (core/view.hpp, detail::device_element). The body is
+/// inlined here before either is optimised (FERRY_INLINE_CALLS, core/config.hpp).
 template <class K, class Bound, class States, class I, std::size_t... N>
 FERRY_HOST_DEVICE FERRY_INLINE void invoke_kernel(const K& k, const I& idx, const Bound& b,
                                                   States& st, std::index_sequence<N...>,
                                                   unsigned* fault) {
-  k(idx, with_fault_flag(std::get<N>(b).get(idx, std::get<N>(st)), fault)...);
+  FERRY_INLINE_CALLS k(idx, with_fault_flag(std::get<N>(b).get(idx, std::get<N>(st)), fault)...);
 }
 
 /// Runs every index of `part` (i fastest) on the calling thread with the bound arguments
