@@ -199,4 +199,173 @@ TEST_P(offset_attack, window_indices_near_the_ends_of_the_index_type_are_bounds_
 
 FERRY_INSTANTIATE_BACKENDS(offset_attack);
 
+// --- reductions at the one-block / multi-block switch, order and odd state sizes ----------------
+
+/// A run of consecutive indices: what an operation that is associative but not commutative sees.
+/// state 0: empty (the identity); 1: lo, lo + 1, ..., hi combined in ascending order; 2: anything
+/// else (a gap, a repeat, or a run combined out of order).
+struct run {
+  index lo;
+  index hi;
+  int state;
+};
+/// Joins two runs, the left one first.
+struct join_runs {
+  FERRY_HOST_DEVICE constexpr run operator()(const run& a, const run& b) const {
+    if (a.state == 0) return b;
+    if (b.state == 0) return a;
+    const bool next = a.state == 1 && b.state == 1 && a.hi + 1 == b.lo;
+    return run{a.lo, b.hi, next ? 1 : 2};
+  }
+};
+constexpr run no_run{0, 0, 0};
+
+/// Three bytes, six bytes and twenty bytes: states whose sizes are not multiples of 4 or 8.
+struct three_bytes {
+  unsigned char a, b, c;
+};
+struct three_shorts {
+  std::int16_t a, b, c;
+};
+struct five_floats {
+  float f[5];
+};
+/// Element-wise sums of the odd-sized states (wrapping for the bytes, exact for the rest).
+struct add_odd {
+  FERRY_HOST_DEVICE constexpr three_bytes operator()(const three_bytes& x,
+                                                     const three_bytes& y) const {
+    return {static_cast<unsigned char>(x.a + y.a), static_cast<unsigned char>(x.b + y.b),
+            static_cast<unsigned char>(x.c + y.c)};
+  }
+  FERRY_HOST_DEVICE constexpr three_shorts operator()(const three_shorts& x,
+                                                      const three_shorts& y) const {
+    return {static_cast<std::int16_t>(x.a + y.a), static_cast<std::int16_t>(x.b + y.b),
+            static_cast<std::int16_t>(x.c + y.c)};
+  }
+  FERRY_HOST_DEVICE constexpr five_floats operator()(const five_floats& x,
+                                                     const five_floats& y) const {
+    five_floats r{};
+    for (int k = 0; k < 5; ++k) r.f[k] = x.f[k] + y.f[k];
+    return r;
+  }
+};
+
+struct reduced {
+  run order = no_run;
+  three_bytes bytes{0, 0, 0};
+  three_shorts shorts{0, 0, 0};
+  five_floats floats{};
+  long long count = 0;
+};
+
+/// Every reduction above over range{b, e}: index i joins the run, adds (1, i % 3, 1) to the bytes,
+/// (i % 5 - 2, 1, -1) to the shorts, (1, 0.5, i % 4, -1, 0.25) to the floats.
+void reduce_odd_states(index b, index e, reduced& r) {
+  ferry::launch(
+      {.name = "reduce_odd_states"}, ferry::range{b, e},
+      [] FERRY_KERNEL(
+          index i, ferry::reducer<run, join_runs> order, ferry::reducer<three_bytes, add_odd> bytes,
+          ferry::reducer<three_shorts, add_odd> shorts, ferry::reducer<five_floats, add_odd> floats,
+          ferry::reducer<long long, ferry::plus> count) {
+        order.combine(run{i, i, 1});
+        bytes.combine(three_bytes{1, static_cast<unsigned char>(i % 3), 1});
+        shorts.combine(three_shorts{static_cast<std::int16_t>(i % 5 - 2), 1, -1});
+        floats.combine(five_floats{{1.0f, 0.5f, static_cast<float>(i % 4), -1.0f, 0.25f}});
+        count += 1;
+      },
+      ferry::reduce(r.order, join_runs{}, no_run),
+      ferry::reduce(r.bytes, add_odd{}, three_bytes{0, 0, 0}),
+      ferry::reduce(r.shorts, add_odd{}, three_shorts{0, 0, 0}),
+      ferry::reduce(r.floats, add_odd{}, five_floats{}), ferry::sum(r.count));
+}
+
+/// The same run over a 2D space, by the linear position of (i, j), i fastest.
+void reduce_order_2d(index ni, index nj, run& r) {
+  ferry::launch(
+      {.name = "reduce_order_2d"}, ferry::range2d{3, 3 + ni, -2, nj - 2},
+      [] FERRY_KERNEL(ferry::index2 x, ferry::reducer<run, join_runs> order, index ni) {
+        const index l = (x.i - 3) + ni * (x.j + 2);
+        order.combine(run{l, l, 1});
+      },
+      ferry::reduce(r, join_runs{}, no_run), ni);
+}
+
+class reduction_attack : public ferry_test::on_backend {};
+
+TEST_P(reduction_attack, sizes_around_the_one_block_switch_fold_in_index_order) {
+  // 256 threads * 4 indices: the GPU backends' one-block kernel takes up to 1024 indices.
+  for (const index n : {index{0}, index{1}, index{2}, index{255}, index{256}, index{257},
+                        index{1023}, index{1024}, index{1025}, index{2047}, index{4099}}) {
+    for (const index b : {index{0}, index{-1000}, ferry::max_extent - n}) {
+      reduced r;
+      r.count = 5;  // the value before the launch is folded in
+      reduce_odd_states(b, b + n, r);
+      // References by plain loops.
+      three_bytes rb{0, 0, 0};
+      three_shorts rs{0, 0, 0};
+      float rf[5] = {0, 0, 0, 0, 0};
+      for (index i = b; i < b + n; ++i) {
+        rb = add_odd{}(rb, three_bytes{1, static_cast<unsigned char>(i % 3), 1});
+        rs = add_odd{}(rs, three_shorts{static_cast<std::int16_t>(i % 5 - 2), 1, -1});
+        rf[0] += 1.0f;
+        rf[1] += 0.5f;
+        rf[2] += static_cast<float>(i % 4);
+        rf[3] -= 1.0f;
+        rf[4] += 0.25f;
+      }
+      const std::string at = "n " + std::to_string(n) + " from " + std::to_string(b);
+      if (n == 0) {
+        EXPECT_EQ(r.order.state, 0) << at;
+      } else {
+        EXPECT_EQ(r.order.state, 1) << at << ": the indices were not joined in ascending order";
+        EXPECT_EQ(r.order.lo, b) << at;
+        EXPECT_EQ(r.order.hi, b + n - 1) << at;
+      }
+      EXPECT_EQ(r.count, 5 + n) << at;
+      EXPECT_EQ(std::tie(r.bytes.a, r.bytes.b, r.bytes.c), std::tie(rb.a, rb.b, rb.c)) << at;
+      EXPECT_EQ(std::tie(r.shorts.a, r.shorts.b, r.shorts.c), std::tie(rs.a, rs.b, rs.c)) << at;
+      for (int k = 0; k < 5; ++k) EXPECT_EQ(r.floats.f[k], rf[k]) << at << " float " << k;
+    }
+  }
+}
+
+TEST_P(reduction_attack, a_2d_space_around_the_switch_folds_in_index_order) {
+  for (const auto& [ni, nj] : {std::pair{index{32}, index{32}}, std::pair{index{1}, index{1025}},
+                               std::pair{index{1025}, index{1}}, std::pair{index{41}, index{25}},
+                               std::pair{index{7}, index{0}}}) {
+    run r = no_run;
+    reduce_order_2d(ni, nj, r);
+    if (ni * nj == 0) {
+      EXPECT_EQ(r.state, 0);
+      continue;
+    }
+    EXPECT_EQ(r.state, 1) << ni << " x " << nj;
+    EXPECT_EQ(r.lo, 0) << ni << " x " << nj;
+    EXPECT_EQ(r.hi, ni * nj - 1) << ni << " x " << nj;
+  }
+}
+
+FERRY_INSTANTIATE_BACKENDS(reduction_attack);
+
+// The OpenMP backend's split of the outermost dimension at the ends of the index range: shares
+// in thread order, contiguous, covering [begin, end) once, sizes differing by at most one.
+TEST(openmp_split, shares_cover_extreme_ranges_once_in_order) {
+  const index lo = -ferry::max_extent, hi = ferry::max_extent;
+  const std::pair<index, index> spaces[] = {
+      {lo, 0}, {0, hi}, {hi - 1, hi}, {lo, lo + 5}, {-(hi / 2), hi / 2}, {hi - 7, hi}, {3, 3}};
+  for (const auto& [begin, end] : spaces)
+    for (const int nt : {1, 2, 3, 7, 64, 1000, 65536}) {
+      index next = begin;
+      const __int128 n = static_cast<__int128>(end) - begin;
+      for (int t = 0; t < nt; ++t) {
+        const auto [first, last] = ferry::detail::static_share(begin, end, t, nt);
+        ASSERT_EQ(first, next) << "thread " << t << " of " << nt;
+        const __int128 size = static_cast<__int128>(last) - first;
+        ASSERT_TRUE(size == n / nt || size == n / nt + 1) << "thread " << t << " of " << nt;
+        next = last;
+      }
+      EXPECT_EQ(next, end) << "[" << begin << ", " << end << ") in " << nt << " shares";
+    }
+}
+
 }  // namespace
