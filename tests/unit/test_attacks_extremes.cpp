@@ -32,6 +32,66 @@ using thread1 = ferry::block_thread<index>;
 constexpr index imax = std::numeric_limits<index>::max();
 constexpr index imin = std::numeric_limits<index>::min();
 
+// --- types (before every kernel: nvcc's extended lambdas see only types declared before the
+// first of them) ----------------------------------------------------------------------------------
+
+/// A run of consecutive indices: what an operation that is associative but not commutative sees.
+/// state 0: empty (the identity); 1: lo, lo + 1, ..., hi combined in ascending order; 2: anything
+/// else (a gap, a repeat, or a run combined out of order).
+struct run {
+  index lo;
+  index hi;
+  int state;
+};
+/// Joins two runs, the left one first.
+struct join_runs {
+  FERRY_HOST_DEVICE constexpr run operator()(const run& a, const run& b) const {
+    if (a.state == 0) return b;
+    if (b.state == 0) return a;
+    const bool next = a.state == 1 && b.state == 1 && a.hi + 1 == b.lo;
+    return run{a.lo, b.hi, next ? 1 : 2};
+  }
+};
+constexpr run no_run{0, 0, 0};
+
+/// Three bytes, six bytes and twenty bytes: states whose sizes are not multiples of 4 or 8.
+struct three_bytes {
+  unsigned char a, b, c;
+};
+struct three_shorts {
+  std::int16_t a, b, c;
+};
+struct five_floats {
+  float f[5];
+};
+/// Element-wise sums of the odd-sized states (wrapping for the bytes, exact for the rest).
+struct add_odd {
+  FERRY_HOST_DEVICE constexpr three_bytes operator()(const three_bytes& x,
+                                                     const three_bytes& y) const {
+    return {static_cast<unsigned char>(x.a + y.a), static_cast<unsigned char>(x.b + y.b),
+            static_cast<unsigned char>(x.c + y.c)};
+  }
+  FERRY_HOST_DEVICE constexpr three_shorts operator()(const three_shorts& x,
+                                                      const three_shorts& y) const {
+    return {static_cast<std::int16_t>(x.a + y.a), static_cast<std::int16_t>(x.b + y.b),
+            static_cast<std::int16_t>(x.c + y.c)};
+  }
+  FERRY_HOST_DEVICE constexpr five_floats operator()(const five_floats& x,
+                                                     const five_floats& y) const {
+    five_floats r{};
+    for (int k = 0; k < 5; ++k) r.f[k] = x.f[k] + y.f[k];
+    return r;
+  }
+};
+
+struct reduced {
+  run order = no_run;
+  three_bytes bytes{0, 0, 0};
+  three_shorts shorts{0, 0, 0};
+  five_floats floats{};
+  long long count = 0;
+};
+
 // --- element offsets: two's complement, never a signed overflow --------------------------------
 
 /// base + k * stride modulo 2^64, by the test's own unsigned arithmetic (the reference).
@@ -200,63 +260,6 @@ TEST_P(offset_attack, window_indices_near_the_ends_of_the_index_type_are_bounds_
 FERRY_INSTANTIATE_BACKENDS(offset_attack);
 
 // --- reductions at the one-block / multi-block switch, order and odd state sizes ----------------
-
-/// A run of consecutive indices: what an operation that is associative but not commutative sees.
-/// state 0: empty (the identity); 1: lo, lo + 1, ..., hi combined in ascending order; 2: anything
-/// else (a gap, a repeat, or a run combined out of order).
-struct run {
-  index lo;
-  index hi;
-  int state;
-};
-/// Joins two runs, the left one first.
-struct join_runs {
-  FERRY_HOST_DEVICE constexpr run operator()(const run& a, const run& b) const {
-    if (a.state == 0) return b;
-    if (b.state == 0) return a;
-    const bool next = a.state == 1 && b.state == 1 && a.hi + 1 == b.lo;
-    return run{a.lo, b.hi, next ? 1 : 2};
-  }
-};
-constexpr run no_run{0, 0, 0};
-
-/// Three bytes, six bytes and twenty bytes: states whose sizes are not multiples of 4 or 8.
-struct three_bytes {
-  unsigned char a, b, c;
-};
-struct three_shorts {
-  std::int16_t a, b, c;
-};
-struct five_floats {
-  float f[5];
-};
-/// Element-wise sums of the odd-sized states (wrapping for the bytes, exact for the rest).
-struct add_odd {
-  FERRY_HOST_DEVICE constexpr three_bytes operator()(const three_bytes& x,
-                                                     const three_bytes& y) const {
-    return {static_cast<unsigned char>(x.a + y.a), static_cast<unsigned char>(x.b + y.b),
-            static_cast<unsigned char>(x.c + y.c)};
-  }
-  FERRY_HOST_DEVICE constexpr three_shorts operator()(const three_shorts& x,
-                                                      const three_shorts& y) const {
-    return {static_cast<std::int16_t>(x.a + y.a), static_cast<std::int16_t>(x.b + y.b),
-            static_cast<std::int16_t>(x.c + y.c)};
-  }
-  FERRY_HOST_DEVICE constexpr five_floats operator()(const five_floats& x,
-                                                     const five_floats& y) const {
-    five_floats r{};
-    for (int k = 0; k < 5; ++k) r.f[k] = x.f[k] + y.f[k];
-    return r;
-  }
-};
-
-struct reduced {
-  run order = no_run;
-  three_bytes bytes{0, 0, 0};
-  three_shorts shorts{0, 0, 0};
-  five_floats floats{};
-  long long count = 0;
-};
 
 /// Every reduction above over range{b, e}: index i joins the run, adds (1, i % 3, 1) to the bytes,
 /// (i % 5 - 2, 1, -1) to the shorts, (1, 0.5, i % 4, -1, 0.25) to the floats.
