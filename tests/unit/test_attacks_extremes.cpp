@@ -11,11 +11,15 @@
 //     commutative (which sees the order of the fold) and states of odd sizes;
 //   * the OpenMP split of an index space at the extremes of the index range.
 // Results are compared with references computed by plain loops, never with ferry itself.
+#include <ferry/backend/gpu/grid.hpp>
 #include <ferry/ferry.hpp>
 
 #include <array>
 #include <cstdint>
+#include <cstdlib>
+#include <iterator>
 #include <limits>
+#include <map>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -369,6 +373,120 @@ TEST(openmp_split, shares_cover_extreme_ranges_once_in_order) {
       }
       EXPECT_EQ(next, end) << "[" << begin << ", " << end << ") in " << nt << " shares";
     }
+}
+
+// --- the GPU kernels' launch shape (gpu/grid.hpp, plain C++): grid limits, and every point of a
+// 2D / 3D space run exactly once by the form the shape picks
+// ---------------------------------------
+
+/// Whether the threads of one grid dimension (g blocks of b threads) visit each position of
+/// [0, n) exactly once in the kernels' index map: position = block * b + thread, once (the
+/// loop-free form) or stepping by the grid's g * b threads (the grid-stride form). A model of
+/// kernel_2d / kernel_3d dimension by dimension: a point's map is the product of its dimensions'.
+bool count_visits(index n, unsigned g, unsigned b, bool stride) {
+  std::vector<unsigned char> seen(static_cast<std::size_t>(n), 0);
+  const index step = index{g} * b;
+  for (index t = 0; t < step; ++t)
+    for (index p = t; p < n; p += step) {
+      if (seen[static_cast<std::size_t>(p)]++ != 0) return false;
+      if (!stride) break;
+    }
+  for (const unsigned char c : seen)
+    if (c != 1) return false;
+  return true;
+}
+/// count_visits, remembered (the shapes repeat across the cases), for n up to 2^22; larger
+/// extents are checked by the arithmetic of the test alone.
+bool visits_each_once(index n, unsigned g, unsigned b, bool stride) {
+  if (n > (index{1} << 22)) return true;
+  static std::map<std::tuple<index, unsigned, unsigned, bool>, bool> known;
+  const auto key = std::make_tuple(n, g, b, stride);
+  const auto it = known.find(key);
+  if (it != known.end()) return it->second;
+  return known[key] = count_visits(n, g, b, stride);
+}
+
+TEST(gpu_launch_shape, grids_fit_the_limits_and_cover_every_point_once) {
+  const index extents[] = {0,
+                           1,
+                           2,
+                           31,
+                           32,
+                           33,
+                           255,
+                           257,
+                           65535,
+                           65536,
+                           65535 * 8,
+                           65535 * 8 + 1,
+                           65535 * 32 + 1,
+                           (index{1} << 31) - 1,
+                           index{1} << 31,
+                           (index{1} << 31) + 1,
+                           (index{1} << 32) + 1,
+                           index{1} << 40,
+                           ferry::max_extent};
+  const int blocks[] = {0, -3, 1, 31, 32, 33, 64, 96, 100, 128, 256, 384, 512, 1000, 1024};
+  for (const unsigned warp : {32u, 64u})
+    for (const int block : blocks)
+      for (std::size_t ia = 0; ia < std::size(extents); ++ia)
+        for (std::size_t ib = 0; ib < std::size(extents); ++ib) {
+          // a third extent, varied with the other two
+          const index a = extents[ia], b = extents[ib],
+                      c = ib == 0 ? 5 : extents[(ia + ib) % std::size(extents)];
+          const auto s2 = ferry::detail::gpu::shape_2d(a, b, block, warp);
+          const auto s3 = ferry::detail::gpu::shape_3d(a, b, c, block, warp);
+          const auto at = [&] {
+            return "warp " + std::to_string(warp) + " block " + std::to_string(block) +
+                   " extents " + std::to_string(a) + " " + std::to_string(b) + " " +
+                   std::to_string(c);
+          };
+          for (const auto& [s, rank] : {std::pair{s2, 2}, std::pair{s3, 3}}) {
+            const unsigned threads = s.block.x * s.block.y * s.block.z;
+            const unsigned asked = block > 0 ? static_cast<unsigned>(block) : 256u;
+            ASSERT_EQ(s.block.x, warp) << at();
+            ASSERT_GE(s.block.y, 1u) << at();
+            ASSERT_GE(s.block.z, 1u) << at();
+            ASSERT_LE(s.block.z, 64u) << at();
+            ASSERT_LE(threads, std::max(asked, warp)) << at();
+            ASSERT_GE(s.grid.y, 1u) << at();
+            ASSERT_LE(s.grid.y, 65535u) << at();
+            ASSERT_GE(s.grid.z, 1u) << at();
+            ASSERT_LE(s.grid.z, 65535u) << at();
+            if (rank == 2) {
+              ASSERT_EQ(s.grid.z, 1u) << at();
+            }
+            // x: a launch past 2^31 - 1 blocks is refused (launch_error), never run short.
+            ASSERT_EQ(s.blocks_x, std::max<index>(1, (a + s.block.x - 1) / s.block.x)) << at();
+            if (s.blocks_x > ferry::detail::gpu::max_grid_x) continue;
+            ASSERT_EQ(index{s.grid.x}, s.blocks_x) << at();
+            ASSERT_GE(index{s.grid.x} * s.block.x, a) << at();
+            // y and z: the loop-free form only where the grid covers them.
+            const index nk = rank == 3 ? c : 1;
+            const bool covers =
+                index{s.grid.y} * s.block.y >= b && index{s.grid.z} * s.block.z >= nk;
+            ASSERT_EQ(s.strided, !covers) << at();
+            ASSERT_TRUE(visits_each_once(a, s.grid.x, s.block.x, false)) << at() << " (x)";
+            ASSERT_TRUE(visits_each_once(b, s.grid.y, s.block.y, s.strided)) << at() << " (y)";
+            ASSERT_TRUE(visits_each_once(nk, s.grid.z, s.block.z, s.strided)) << at() << " (z)";
+          }
+        }
+}
+
+// The default shapes are RAJAPerf's: 32 x 8 and 32 x 4 x 2 at 256 threads on NVIDIA, 64 x 4 and
+// 64 x 2 x 2 on AMD.
+TEST(gpu_launch_shape, default_blocks_are_the_documented_shapes) {
+  using ferry::detail::gpu::shape_2d, ferry::detail::gpu::shape_3d;
+  const auto a = shape_2d(100, 100, 0, 32), b = shape_2d(100, 100, 0, 64);
+  const auto c = shape_3d(100, 100, 100, 0, 32), d = shape_3d(100, 100, 100, 0, 64);
+  EXPECT_EQ(std::tie(a.block.x, a.block.y, a.block.z), std::make_tuple(32u, 8u, 1u));
+  EXPECT_EQ(std::tie(b.block.x, b.block.y, b.block.z), std::make_tuple(64u, 4u, 1u));
+  EXPECT_EQ(std::tie(c.block.x, c.block.y, c.block.z), std::make_tuple(32u, 4u, 2u));
+  EXPECT_EQ(std::tie(d.block.x, d.block.y, d.block.z), std::make_tuple(64u, 2u, 2u));
+  EXPECT_FALSE(a.strided);
+  EXPECT_TRUE(shape_2d(1, 65535 * 8 + 1, 0, 32).strided);
+  EXPECT_TRUE(shape_3d(1, 1, 65535 * 2 + 1, 0, 32).strided);
+  EXPECT_FALSE(shape_3d(1, 65535 * 4, 65535 * 2, 0, 32).strided);
 }
 
 }  // namespace
