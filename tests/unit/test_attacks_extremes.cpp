@@ -168,6 +168,15 @@ void write_chunk_window_at(std::vector<double>& v, index k) {
       ferry::chunks<4>(v), k);
 }
 
+/// Every thread writes element 0 of a window of one element of its row, a row of no elements
+/// (rows of length 0 over v): the window has nothing to hold.
+void write_empty_row_window(std::vector<double>& v, index stride) {
+  ferry::launch(
+      {.name = "write_empty_row_window"}, ferry::range{4},
+      [] FERRY_KERNEL(index, ferry::view<double> r, index st) { r.window<1>(0, st)[0] = 7.0; },
+      ferry::rows(v, 0, 2), stride);
+}
+
 /// out[g] = own_slots::position(k) of thread g (blocks of 4 threads): t + k * 4.
 void own_slot_positions(std::vector<index>& out, index k) {
   ferry::launch_blocks({.name = "own_slot_positions"}, ferry::blocks<4>(ferry::range{8}),
@@ -258,6 +267,20 @@ TEST_P(offset_attack, window_indices_near_the_ends_of_the_index_type_are_bounds_
     std::vector<double> v(8, 0.0);
     EXPECT_THROW(write_chunk_window_at(v, k), ferry::bounds_error) << "k " << k;
     for (std::size_t e = 0; e < v.size(); ++e) EXPECT_NE(v[e], 7.0) << "element " << e;
+  }
+  // A window of a view with no elements (an empty row), at any stride.
+  for (const index stride : {index{0}, index{1}, imax, imin}) {
+    std::vector<double> v(8, 0.0);
+    try {
+      write_empty_row_window(v, stride);
+      ADD_FAILURE() << "a window of an empty row was made, stride " << stride;
+    } catch (const ferry::bounds_error& e) {
+      EXPECT_TRUE(contains(e.what(), "write_empty_row_window"));
+      EXPECT_TRUE(contains(e.what(), "view window of 1 elements from 0 at stride " +
+                                         std::to_string(stride) + " out of bounds [0, 0)"))
+          << e.what();
+    }
+    EXPECT_EQ(v, std::vector<double>(8, 0.0));
   }
 }
 
