@@ -418,10 +418,10 @@ bool count_visits(index n, unsigned g, unsigned b, bool stride) {
     if (c != 1) return false;
   return true;
 }
-/// count_visits, remembered (the shapes repeat across the cases), for n up to 2^22; larger
+/// count_visits, remembered (the shapes repeat across the cases), for n up to 2^20; larger
 /// extents are checked by the arithmetic of the test alone.
 bool visits_each_once(index n, unsigned g, unsigned b, bool stride) {
-  if (n > (index{1} << 22)) return true;
+  if (n > (index{1} << 20)) return true;
   static std::map<std::tuple<index, unsigned, unsigned, bool>, bool> known;
   const auto key = std::make_tuple(n, g, b, stride);
   const auto it = known.find(key);
