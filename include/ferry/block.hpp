@@ -970,8 +970,9 @@ void dispatch_blocks(const char* name, backend b, const Blocked& space, const Ke
 /// Synchronisation, residency, transfers and errors: as ferry::launch, plus
 ///   launch_error  the shared arrays need more bytes per block than the backend allows
 ///                 (host backends: portable_block_shared_bytes; CUDA: the device's opt-in
-///                 limit), or (CUDA) more blocks than a grid holds (2^31 - 1 along x, 65535
-///                 along y and z) — both before anything is copied;
+///                 limit: before anything is copied), or (CUDA) more blocks than a grid
+///                 holds (2^31 - 1 along x, 65535 along y and z: after the arguments are
+///                 copied in, before the kernel runs; nothing is copied back);
 ///   bounds_error  a shared or argument view indexed out of bounds (host backends: at once,
 ///                 naming the kernel and "shared array <k>" or the argument); on a
 ///                 device the thread traps after the kernel and the launch fails as device_error.
