@@ -121,9 +121,11 @@ class checked_device final : public device_runtime {
   std::atomic<int> fail_copy_{0};
 };
 
+/// Never destroyed, as the residency table (environment.cpp): objects with static storage
+/// duration made before it may give their memory back at exit.
 checked_device& the_checked_device() {
-  static checked_device d;
-  return d;
+  static checked_device* d = new checked_device;
+  return *d;
 }
 
 std::mutex g_mutex;

@@ -114,9 +114,13 @@ struct table {
   }
 };
 
+/// Never destroyed: a ferry::array or preload handle with static storage duration, made before
+/// the table and resident at exit, releases its entry after every object constructed later has
+/// been destroyed, so a destroyed table would be used after free (an array defined at namespace
+/// scope and assigned in main did that).
 table& the_table() {
-  static table t;
-  return t;
+  static table* t = new table;
+  return *t;
 }
 
 /// "" if every owner's container still holds exactly [e.host, e.host + e.bytes), else what it

@@ -234,13 +234,14 @@ class own_slots {
   /// the check away.
   FERRY_HOST_DEVICE FERRY_INLINE T& operator[](index k) const {
 #if FERRY_BOUNDS_CHECKS && FERRY_DEVICE_PASS
-    return *detail::device_element(p_, k * stride_, detail::out_of_bounds(k, K), fault_);
+    return *detail::device_element(p_, detail::element_offset(0, k, stride_),
+                                   detail::out_of_bounds(k, K), fault_);
 #else
 #if FERRY_BOUNDS_CHECKS
     if (detail::out_of_bounds(k, K)) [[unlikely]]
       detail::bounds_failure("own_slots", p_, k, K);
 #endif
-    return p_[k * stride_];
+    return p_[detail::element_offset(0, k, stride_)];
 #endif
   }
   /// Own slot k WITHOUT a bounds check (undefined behaviour, possibly a race with another
@@ -249,9 +250,11 @@ class own_slots {
     return p_[k * stride_];
   }
   /// Where own slot k lies in the whole array (the index a reading phase's view uses):
-  /// t + k * threads. Not checked: a position is only a number.
+  /// t + k * threads. Not checked: a position is only a number (for k outside [0, K) it
+  /// wraps in two's complement, see detail::element_offset, and a view indexed with it fails
+  /// its check).
   FERRY_HOST_DEVICE FERRY_INLINE constexpr index position(index k) const {
-    return slot_ + k * static_cast<index>(stride_);
+    return detail::element_offset(slot_, k, stride_);
   }
   /// K, the number of own slots.
   FERRY_HOST_DEVICE static constexpr index size() {
@@ -967,8 +970,9 @@ void dispatch_blocks(const char* name, backend b, const Blocked& space, const Ke
 /// Synchronisation, residency, transfers and errors: as ferry::launch, plus
 ///   launch_error  the shared arrays need more bytes per block than the backend allows
 ///                 (host backends: portable_block_shared_bytes; CUDA: the device's opt-in
-///                 limit), or (CUDA) more blocks than a grid holds (2^31 - 1 along x, 65535
-///                 along y and z) — both before anything is copied;
+///                 limit: before anything is copied), or (CUDA) more blocks than a grid
+///                 holds (2^31 - 1 along x, 65535 along y and z: after the arguments are
+///                 copied in, before the kernel runs; nothing is copied back);
 ///   bounds_error  a shared or argument view indexed out of bounds (host backends: at once,
 ///                 naming the kernel and "shared array <k>" or the argument); on a
 ///                 device the thread traps after the kernel and the launch fails as device_error.

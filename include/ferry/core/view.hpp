@@ -181,6 +181,21 @@ FERRY_HOST_DEVICE FERRY_INLINE constexpr bool out_of_bounds(index i, index n) {
   return static_cast<std::size_t>(i) >= static_cast<std::size_t>(n);
 }
 
+/// base + k * stride, computed in the unsigned type of index and converted back: two's
+/// complement wrap-around for every argument (C++20 defines the conversion), and the same
+/// machine instructions as the signed expression. Accessors form the element offset from an
+/// index before (device) or beside (host) its check; for an index near +-2^63 the signed
+/// product or sum would overflow, which is undefined behaviour that the compiler may exploit
+/// before the check's result is used (it may assume the index small, and the check with it).
+/// Wrapped, an out-of-range index only yields an offset that the check's result then discards
+/// (writable) or that addresses a read the failed launch discards (read-only); an in-range one
+/// yields the exact offset.
+FERRY_HOST_DEVICE FERRY_INLINE constexpr index element_offset(index base, index k, index stride) {
+  using unsigned_index = std::make_unsigned_t<index>;
+  return static_cast<index>(static_cast<unsigned_index>(base) +
+                            static_cast<unsigned_index>(k) * static_cast<unsigned_index>(stride));
+}
+
 /// Whether one of offset, offset + stride, ..., offset + (N - 1) * stride lies outside [0, n)
 /// (n >= 0): the check view::window pays once for N accesses. Both ends of the run are compared
 /// (the run is linear, so they bound it whatever the sign of stride). |stride| <= n / (N - 1)
@@ -352,13 +367,14 @@ class window {
   /// FERRY_UNSAFE_NO_BOUNDS_CHECKS=1.
   FERRY_HOST_DEVICE FERRY_INLINE T& operator[](index k) const {
 #if FERRY_BOUNDS_CHECKS && FERRY_DEVICE_PASS
-    return *detail::device_element(p_, k * stride_, detail::out_of_bounds(k, N), fault_);
+    return *detail::device_element(p_, detail::element_offset(0, k, stride_),
+                                   detail::out_of_bounds(k, N), fault_);
 #else
 #if FERRY_BOUNDS_CHECKS
     if (detail::out_of_bounds(k, N)) [[unlikely]]
       detail::bounds_failure("window", p_, k, N);
 #endif
-    return p_[k * stride_];
+    return p_[detail::element_offset(0, k, stride_)];
 #endif
   }
   /// Element k WITHOUT a check (undefined behaviour for k outside [0, N)).
@@ -566,14 +582,15 @@ class view2d {
   /// compares are combined into one branch.
   FERRY_HOST_DEVICE FERRY_INLINE T& operator()(index i, index j) const {
 #if FERRY_BOUNDS_CHECKS && FERRY_DEVICE_PASS
-    return *detail::device_element(
-        p_, i + j * ld_, detail::out_of_bounds(i, ni_) | detail::out_of_bounds(j, nj_), fault_);
+    return *detail::device_element(p_, detail::element_offset(i, j, ld_),
+                                   detail::out_of_bounds(i, ni_) | detail::out_of_bounds(j, nj_),
+                                   fault_);
 #else
 #if FERRY_BOUNDS_CHECKS
     if (detail::out_of_bounds(i, ni_) | detail::out_of_bounds(j, nj_)) [[unlikely]]
       detail::bounds_failure_2d(p_, i, j, ni_, nj_);
 #endif
-    return p_[i + j * ld_];
+    return p_[detail::element_offset(i, j, ld_)];
 #endif
   }
   /// Element (i, j) WITHOUT a bounds check (undefined behaviour out of range; see
@@ -625,7 +642,7 @@ class view3d {
   /// Errors: as view::operator[] (bounds_error on the host, a failed launch on a device).
   FERRY_HOST_DEVICE FERRY_INLINE T& operator()(index i, index j, index k) const {
 #if FERRY_BOUNDS_CHECKS && FERRY_DEVICE_PASS
-    return *detail::device_element(p_, i + j * ldj_ + k * ldk_,
+    return *detail::device_element(p_, offset(i, j, k),
                                    detail::out_of_bounds(i, ni_) | detail::out_of_bounds(j, nj_) |
                                        detail::out_of_bounds(k, nk_),
                                    fault_);
@@ -635,7 +652,7 @@ class view3d {
         detail::out_of_bounds(k, nk_)) [[unlikely]]
       detail::bounds_failure_3d(p_, i, j, k, ni_, nj_, nk_);
 #endif
-    return p_[i + j * ldj_ + k * ldk_];
+    return p_[offset(i, j, k)];
 #endif
   }
   /// Element (i, j, k) WITHOUT a bounds check (undefined behaviour out of range; see
@@ -654,6 +671,10 @@ class view3d {
   }
 
  private:
+  // i + j * ld_j + k * ld_k, wrapping (detail::element_offset): formed before the check.
+  FERRY_HOST_DEVICE FERRY_INLINE index offset(index i, index j, index k) const {
+    return detail::element_offset(detail::element_offset(i, j, ldj_), k, ldk_);
+  }
   FERRY_HOST_DEVICE FERRY_INLINE void bind_fault_flag(unsigned* f) {
     fault_ = f;
     p_ = detail::nonempty_or_sink(p_, ni_ == 0 || nj_ == 0 || nk_ == 0);

@@ -3,6 +3,7 @@
 // CUDA runtime's names; compiled as the build's device language, with the backend's
 // intrinsics.hpp supplying what differs.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -97,8 +98,8 @@ class gpu_device final : public device_runtime {
       gpu::range_pop();
       if (!e.kernel().empty()) throw;
       // An earlier kernel's fault (sticky) also fails the next launch's copies: name it.
-      throw device_error(last_kernel_, e.detail() + " (after kernel '" + last_kernel_ + "')" +
-                                           fault_hint(cudaStreamQuery(stream_)));
+      throw device_error(last_kernel(), e.detail() + " (after kernel '" + last_kernel() + "')" +
+                                            fault_hint(cudaStreamQuery(stream_)));
     } catch (...) {
       gpu::range_pop();
       throw;
@@ -113,8 +114,8 @@ class gpu_device final : public device_runtime {
       gpu::range_pop();
       // A fault in an earlier kernel surfaces at the first copy that waits for it. The context's
       // error is sticky, so the stream still reports the fault's code.
-      throw device_error(last_kernel_, e.detail() + " (after kernel '" + last_kernel_ + "')" +
-                                           fault_hint(cudaStreamQuery(stream_)));
+      throw device_error(last_kernel(), e.detail() + " (after kernel '" + last_kernel() + "')" +
+                                            fault_hint(cudaStreamQuery(stream_)));
     }
     gpu::range_pop();
   }
@@ -124,9 +125,9 @@ class gpu_device final : public device_runtime {
   void synchronize(const char* kernel) override {
     const cudaError_t e = cudaStreamSynchronize(stream_);
     if (e != cudaSuccess)
-      throw device_error(*last_kernel_ ? last_kernel_ : kernel,
+      throw device_error(*last_kernel() ? last_kernel() : kernel,
                          cuda_message("cudaStreamSynchronize", e) + " while waiting for kernel '" +
-                             last_kernel_ + "'" + fault_hint(e));
+                             last_kernel() + "'" + fault_hint(e));
   }
   void release_cached() override { check(cudaMemPoolTrimTo(pool_, 0), "cudaMemPoolTrimTo"); }
   void* allocate_host(std::size_t bytes) override {
@@ -146,16 +147,16 @@ class gpu_device final : public device_runtime {
   std::size_t shared_per_block_optin() const { return gpu::shared_per_block_optin(props_); }
   // Kernel names have static storage (literals or kernel_type_name's cache): keep the pointer,
   // no copy on the launch path.
-  void note_kernel(const char* k) { last_kernel_ = k; }
+  void note_kernel(const char* k) { last_kernel_.store(k, std::memory_order_relaxed); }
   /// The kernel launched last (noted by after_launch), "" before the first.
-  const char* last_kernel() const { return last_kernel_; }
+  const char* last_kernel() const { return last_kernel_.load(std::memory_order_relaxed); }
   gpu::reduction_pool& reductions() { return reductions_; }
 
   void check(cudaError_t e, const char* call) const {
     if (e == cudaSuccess) return;
     static_cast<void>(cudaGetLastError());
-    if (e == cudaErrorMemoryAllocation) throw out_of_memory(last_kernel_, cuda_message(call, e));
-    throw device_error(last_kernel_, cuda_message(call, e));
+    if (e == cudaErrorMemoryAllocation) throw out_of_memory(last_kernel(), cuda_message(call, e));
+    throw device_error(last_kernel(), cuda_message(call, e));
   }
 
  private:
@@ -165,13 +166,18 @@ class gpu_device final : public device_runtime {
   cudaMemPool_t pool_ = nullptr;
   std::unique_ptr<gpu::transfer_engine> engine_;
   gpu::reduction_pool reductions_;
-  const char* last_kernel_ = "";
+  // Atomic: host threads launching at once note their kernels here while others read it for
+  // their messages (a plain pointer would be a data race).
+  std::atomic<const char*> last_kernel_{""};
   const char* current_kernel_ = "";
 };
 
 gpu_device& the_device() {
-  static gpu_device d;  // throws backend_error (and retries next time) without a GPU
-  return d;
+  // Throws backend_error (and retries next time) without a GPU. Never destroyed, as the
+  // residency table (environment.cpp): objects with static storage duration made before it may
+  // give their device memory back at exit.
+  static gpu_device* d = new gpu_device;
+  return *d;
 }
 
 }  // namespace

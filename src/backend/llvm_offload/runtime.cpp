@@ -596,9 +596,9 @@ class offload_device final : public device_runtime {
       r = olMemAlloc(ctx_.device(), OL_ALLOC_TYPE_DEVICE, size + allocation_alignment, &raw);
     }
     if (r != nullptr || raw == nullptr)
-      throw out_of_memory(last_kernel_, "cannot allocate " + std::to_string(bytes) +
-                                            " bytes of device memory (" +
-                                            offload_message("olMemAlloc", r) + ")");
+      throw out_of_memory(last_kernel(), "cannot allocate " + std::to_string(bytes) +
+                                             " bytes of device memory (" +
+                                             offload_message("olMemAlloc", r) + ")");
     const auto addr = reinterpret_cast<std::uintptr_t>(raw);
     auto* p = reinterpret_cast<void*>((addr + allocation_alignment - 1) / allocation_alignment *
                                       allocation_alignment);
@@ -649,7 +649,7 @@ class offload_device final : public device_runtime {
       std::lock_guard lock(ctx_.queue_mutex());
       r = olMemFill(ctx_.queue(), dev, 1, &patterns[static_cast<unsigned char>(byte)], n);
     }
-    if (r != nullptr) throw device_error(last_kernel_, offload_message("olMemFill", r));
+    if (r != nullptr) throw device_error(last_kernel(), offload_message("olMemFill", r));
   }
   void synchronize(const char* kernel) override {
     ol_result_t r;
@@ -658,16 +658,17 @@ class offload_device final : public device_runtime {
       r = olSyncQueue(ctx_.queue());
     }
     if (r != nullptr)
-      throw device_error(*last_kernel_ ? last_kernel_ : kernel,
+      throw device_error(*last_kernel() ? last_kernel() : kernel,
                          offload_message("olSyncQueue", r) + " while waiting for kernel '" +
-                             last_kernel_ + "'" + fault_hint);
+                             last_kernel() + "'" + fault_hint);
   }
-  // Waits for the queue first: a cached block may still be in use by work on it.
+  // Waits for the queue first: a cached block may still be in use by work on it. The queue stays
+  // locked until the blocks are freed: a block another thread gives back after the wait (its
+  // kernel issued before the wait, which waited for it) is idle, but one given back after work
+  // issued later would not be, so no work may be issued between the wait and the frees.
   void release_cached() override {
-    {
-      std::lock_guard lock(ctx_.queue_mutex());
-      static_cast<void>(olSyncQueue(ctx_.queue()));  // a fault surfaces at the next wait again
-    }
+    std::lock_guard queue_lock(ctx_.queue_mutex());
+    static_cast<void>(olSyncQueue(ctx_.queue()));  // a fault surfaces at the next wait again
     std::lock_guard lock(mutex_);
     for (auto& [size, p] : free_) {
       auto it = live_.find(p);
@@ -707,16 +708,17 @@ class offload_device final : public device_runtime {
     return probe_.sm_count > 0 ? probe_.sm_count : gpu::default_multiprocessors;
   }
   // Kernel names have static storage (literals or kernel_type_name's cache): keep the pointer.
-  void note_kernel(const char* k) { last_kernel_ = k; }
+  void note_kernel(const char* k) { last_kernel_.store(k, std::memory_order_relaxed); }
   /// The kernel launched last (noted by after_launch), "" before the first.
-  const char* last_kernel() const { return last_kernel_; }
+  const char* last_kernel() const { return last_kernel_.load(std::memory_order_relaxed); }
   gpu::reduction_pool& reductions() { return reductions_; }
 
   /// A failed copy (or the wait in it): an earlier kernel's fault surfaces at the first wait
   /// after it, so the error names the last kernel.
   [[noreturn]] void fail(const char* what, ol_result_t r) const {
-    throw device_error(last_kernel_, offload_message(what, r) + " (after kernel '" + last_kernel_ +
-                                         "')" + (*last_kernel_ ? fault_hint : ""));
+    throw device_error(last_kernel(), offload_message(what, r) + " (after kernel '" +
+                                          last_kernel() + "')" +
+                                          (*last_kernel() ? fault_hint : ""));
   }
 
  private:
@@ -761,12 +763,18 @@ class offload_device final : public device_runtime {
   std::size_t cached_bytes_ = 0;
   std::unordered_set<void*> pinned_;  // page-locked blocks from olMemAlloc (host)
   gpu::reduction_pool reductions_;
-  const char* last_kernel_ = "";
+  // Atomic: host threads launching at once note their kernels here while others read it for
+  // their messages (a plain pointer would be a data race).
+  std::atomic<const char*> last_kernel_{""};
 };
 
 offload_device& the_device() {
-  static offload_device d;  // throws backend_error (and retries next time) without a device
-  return d;
+  // Throws backend_error (and retries next time) without a device. Never destroyed, as the
+  // residency table (environment.cpp): objects with static storage duration made before it may
+  // give their device memory back at exit (they would lock a destroyed mutex and search a
+  // destroyed map).
+  static offload_device* d = new offload_device;
+  return *d;
 }
 
 }  // namespace

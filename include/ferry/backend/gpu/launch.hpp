@@ -13,6 +13,7 @@
 #include "ferry/backend/device.hpp"
 #include FERRY_DEVICE_INTRINSICS_HEADER
 #include "ferry/backend/gpu/block_fold.hpp"
+#include "ferry/backend/gpu/grid.hpp"
 #include "ferry/backend/gpu/scratch.hpp"
 #include "ferry/backend/host/execute.hpp"
 #include "ferry/core/error.hpp"
@@ -38,9 +39,6 @@ std::size_t max_block_shared_bytes();
 template <class Blocked, class Kernel, class Bound, class States, class PhaseArgs, class AllArgs,
           class Geometry>
 void execute_blocks(const char* name, const Geometry& g, const Kernel& kern, const Bound& bound);
-
-/// Default threads per block: 256, RAJAPerf's Base_CUDA default block size.
-inline constexpr int default_block = 256;
 
 /// Profiler range for the lifetime of the object (CUDA: an NVTX range, shows launches in Nsight
 /// timelines; range_push in the backend's intrinsics.hpp).
@@ -286,14 +284,9 @@ __global__ void __launch_bounds__(B)
 /// leave indices unrun. Throws launch_error naming the kernel (reached only by spaces of more
 /// than about 2^39 indices along x, which index no buffer a device can hold).
 inline unsigned x_grid(const char* kernel, index n, unsigned b) {
-  if ((n + b - 1) / b > 0x7fffffff) x_grid_too_large(kernel, n, b);
-  const index g = (n + b - 1) / b;
-  return static_cast<unsigned>(g > 1 ? g : 1);
-}
-
-inline unsigned grid_extent(index n, unsigned b, unsigned cap) {
-  const index g = (n + b - 1) / b;
-  return static_cast<unsigned>(g < 1 ? 1 : g < index{cap} ? g : index{cap});
+  const index g = x_blocks(n, b);
+  if (g > max_grid_x) x_grid_too_large(kernel, n, b);
+  return static_cast<unsigned>(g);
 }
 
 /// Runs one safe launch on the ferry stream. `block` is threads per block (0: 256). States
@@ -320,7 +313,7 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
       int per_sm = 0;
       static_cast<void>(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
           &per_sm, kernel_reduce<B, Ops, Space, K, Bound, States>, B, 0));  // failed: per_sm 0
-      return static_cast<unsigned>((per_sm > 1 ? per_sm : 1) * multiprocessors());
+      return static_cast<unsigned>(larger(per_sm, 1) * multiprocessors());
     }();
     // Up to B * reduce_unroll indices, one block (each thread a full unrolled step): no
     // partials, no atomic count and no second fold, as CUB's single-tile path (at 10^3 doubles
@@ -357,35 +350,22 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
       });
     }
   } else if constexpr (Space::rank == 2) {
-    const unsigned b = block > 0 ? static_cast<unsigned>(block) : default_block;
-    // A warp along x: 32 x 8 at 256 on CUDA (RAJAPerf's 2D shape), 64 x 4 on AMD (a wavefront).
-    constexpr unsigned w = warp_size;
-    const dim3 blk(w, b / w > 1 ? b / w : 1u);
-    const dim3 grid(x_grid(name, space.extent_i(), blk.x),
-                    grid_extent(space.extent_j(), blk.y, 65535));
-    const bool covered = index{grid.y} * blk.y >= space.extent_j();
+    const launch_shape sh = shape_2d(space.extent_i(), space.extent_j(), block, warp_size);
+    if (sh.blocks_x > max_grid_x) x_grid_too_large(name, space.extent_i(), sh.block.x);
+    const dim3 blk(sh.block.x, sh.block.y), grid(sh.grid.x, sh.grid.y);
     with_restrict_bases(bound, [&](auto*... q) {
-      if (covered)
+      if (!sh.strided)
         kernel_2d<false, K, Bound, States><<<grid, blk, 0, st>>>(space, k, bound, q...);
       else
         kernel_2d<true, K, Bound, States><<<grid, blk, 0, st>>>(space, k, bound, q...);
     });
   } else {
-    const unsigned b = block > 0 ? static_cast<unsigned>(block) : default_block;
-    // 32 x 4 x 2 at 256 threads on CUDA: RAJAPerf's 3D block (x = a warp, the rest split
-    // squarest, y >= z); 64 x 2 x 2 on AMD.
-    constexpr unsigned w = warp_size;
-    const unsigned rest = b / w > 1 ? b / w : 1u;
-    unsigned bz = 1;
-    while ((bz * 2) * (bz * 2) <= rest && rest % (bz * 2) == 0) bz *= 2;
-    const dim3 blk(w, rest / bz, bz);
-    const dim3 grid(x_grid(name, space.extent_i(), blk.x),
-                    grid_extent(space.extent_j(), blk.y, 65535),
-                    grid_extent(space.extent_k(), blk.z, 65535));
-    const bool covered =
-        index{grid.y} * blk.y >= space.extent_j() && index{grid.z} * blk.z >= space.extent_k();
+    const launch_shape sh =
+        shape_3d(space.extent_i(), space.extent_j(), space.extent_k(), block, warp_size);
+    if (sh.blocks_x > max_grid_x) x_grid_too_large(name, space.extent_i(), sh.block.x);
+    const dim3 blk(sh.block.x, sh.block.y, sh.block.z), grid(sh.grid.x, sh.grid.y, sh.grid.z);
     with_restrict_bases(bound, [&](auto*... q) {
-      if (covered)
+      if (!sh.strided)
         kernel_3d<false, K, Bound, States><<<grid, blk, 0, st>>>(space, k, bound, q...);
       else
         kernel_3d<true, K, Bound, States><<<grid, blk, 0, st>>>(space, k, bound, q...);
