@@ -32,6 +32,13 @@ std::string type_name_from_signature(std::string_view f) {
   return std::string(s.substr(0, s.find_first_of(";]")));
 }
 
+void throw_block_error(const char* kernel, int block) {
+  throw launch_error(kernel, "launch_config.block = " + std::to_string(block) +
+                                 ": threads per block must be 0 (the backend's default) or 1 to " +
+                                 std::to_string(max_block_threads) +
+                                 " (the most a CUDA or HIP block holds)");
+}
+
 void throw_argument_error(const char* kernel, int pos, const char* kind, const std::string& msg) {
   throw launch_error(kernel, "argument " + std::to_string(pos) + " (" + kind + "): " + msg);
 }

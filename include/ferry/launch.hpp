@@ -37,8 +37,10 @@ namespace ferry {
 struct launch_config {
   /// Kernel name used in errors, FERRY_INFO lines and traces. Default: the kernel's type name.
   const char* name = nullptr;
-  /// Device threads per block; 0 picks the backend default (CUDA: 256, the block size of
-  /// RAJAPerf's Base_CUDA variants). Ignored by host backends.
+  /// Device threads per block: 0 picks the backend default (CUDA: 256, the block size of
+  /// RAJAPerf's Base_CUDA variants), else 1 to 1024 (the most a CUDA or HIP block holds).
+  /// Checked by every backend before anything is copied (launch_error otherwise), so that a
+  /// launch that runs on the host also runs on a GPU; host backends then ignore it.
   int block = 0;
 };
 
@@ -136,6 +138,12 @@ bool argument_ok(const std::remove_cvref_t<A>& a, const Space& space) {
     return true;
   }
 }
+
+/// Most threads per block a launch_config may ask for: 1024, CUDA's and HIP's limit.
+inline constexpr int max_block_threads = 1024;
+/// Throws launch_error(kernel, ...) naming launch_config.block = `block`, outside 0 ..
+/// max_block_threads. Out of line (src/launch.cpp).
+[[noreturn]] void throw_block_error(const char* kernel, int block);
 
 /// Throws launch_error(kernel, "argument <pos> (<kind>): <msg>"): an argument check_one
 /// rejected. Out of line (src/launch.cpp), like the other message builders.
@@ -289,6 +297,8 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
   // argument's byte count and partition, all before any extent, byte count, mapping or
   // transfer is computed from them.
   // The fast checks decide; the messages are built only for a launch that fails them.
+  if (cfg.block < 0 || cfg.block > detail::max_block_threads)
+    detail::throw_block_error(name, cfg.block);
   if (const std::string msg = check_index_space(space); !msg.empty())
     throw launch_error(name, "index space: " + msg);
   {

@@ -193,6 +193,14 @@ void own_slot_positions(std::vector<index>& out, index k) {
                        ferry::elementwise(out), k);
 }
 
+// y[i] = 2 i through a launch asking for `block` threads per block.
+void launch_with_block(std::vector<double>& y, int block) {
+  ferry::launch(
+      {.name = "block_probe", .block = block}, ferry::range{0, static_cast<index>(y.size())},
+      [] FERRY_KERNEL(index i, double& v) { v = 2.0 * static_cast<double>(i); },
+      ferry::elementwise(y));
+}
+
 class offset_attack : public ferry_test::on_backend {};
 
 TEST_P(offset_attack, own_slot_positions_wrap_for_any_k) {
@@ -281,6 +289,31 @@ TEST_P(offset_attack, window_indices_near_the_ends_of_the_index_type_are_bounds_
           << e.what();
     }
     EXPECT_EQ(v, std::vector<double>(8, 0.0));
+  }
+}
+
+// launch_config.block outside 0 .. 1024 ran on the host backends and failed on a GPU only when
+// the kernel was launched, after the copies in: refused on every backend before anything runs.
+TEST_P(offset_attack, block_sizes_outside_0_to_1024_are_refused_before_the_launch) {
+  for (const int block :
+       {-1, 1025, 4096, std::numeric_limits<int>::max(), std::numeric_limits<int>::min()}) {
+    std::vector<double> y(300, -1.0);
+    try {
+      launch_with_block(y, block);
+      ADD_FAILURE() << "block " << block << " was accepted";
+    } catch (const ferry::launch_error& e) {
+      EXPECT_TRUE(contains(e.what(), "block_probe"));
+      EXPECT_TRUE(contains(e.what(), "launch_config.block = " + std::to_string(block) +
+                                         ": threads per block must be 0"))
+          << e.what();
+    }
+    EXPECT_EQ(y, std::vector<double>(300, -1.0)) << "block " << block;
+  }
+  for (const int block : {0, 1, 32, 100, 256, 1024}) {
+    std::vector<double> y(300, -1.0);
+    launch_with_block(y, block);
+    for (std::size_t i = 0; i < y.size(); ++i)
+      ASSERT_EQ(y[i], 2.0 * static_cast<double>(i)) << "block " << block << ", element " << i;
   }
 }
 

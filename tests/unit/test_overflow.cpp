@@ -13,8 +13,10 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <ranges>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "backend_param.hpp"
@@ -572,6 +574,24 @@ TEST(strategy_limits, the_verifier_does_not_enumerate_rejected_launches) {
   EXPECT_TRUE(ferry::verify_partition(ferry::elementwise(v), range{4}).ok());
 }
 
+// Two ranges over someone else's doubles, one of them opted in as borrowed.
+struct borrowing_range {
+  double* b;
+  double* e;
+  double* begin() const { return b; }
+  double* end() const { return e; }
+};
+struct non_borrowing_range {
+  double* b;
+  double* e;
+  double* begin() const { return b; }
+  double* end() const { return e; }
+};
+}  // namespace
+template <>
+inline constexpr bool std::ranges::enable_borrowed_range<borrowing_range> = true;
+namespace {
+
 // --- temporaries: what the factories accept
 // --------------------------------------------------------
 
@@ -581,6 +601,12 @@ static_assert(ferry::detail::outlives_call_v<std::span<double>&&>);
 static_assert(!ferry::detail::outlives_call_v<std::vector<double>>);  // owning rvalue
 static_assert(!ferry::detail::outlives_call_v<std::vector<double>&&>);
 static_assert(!ferry::detail::outlives_call_v<ferry::array<double>>);
+// ferry's borrowed_range (written without <ranges>) follows std::ranges::borrowed_range: a type
+// opting in through std::ranges::enable_borrowed_range counts, one that does not is owning.
+static_assert(ferry::detail::outlives_call_v<std::string_view>);
+static_assert(ferry::detail::outlives_call_v<borrowing_range>);
+static_assert(!ferry::detail::outlives_call_v<non_borrowing_range>);
+static_assert(ferry::detail::outlives_call_v<non_borrowing_range&>);
 // (the rejected forms are compile-fail tests: tests/compile_fail/launch/temporary_*.cpp)
 
 TEST_P(overflow_test, span_rvalues_are_accepted_by_every_factory) {
