@@ -968,7 +968,9 @@ void dispatch_blocks(const char* name, backend b, const Blocked& space, const Ke
 ///         the unpadded space); phases receive the read-only and by-value ones, finish all.
 ///         Reduction and atomic targets are not supported yet (compile error).
 /// Synchronisation, residency, transfers and errors: as ferry::launch, plus
-///   launch_error  the shared arrays need more bytes per block than the backend allows
+///   launch_error  launch_config.block outside 0 .. 1024 (the block shape is Blocked's;
+///                 the field is checked as by ferry::launch), or the shared arrays need more
+///                 bytes per block than the backend allows
 ///                 (host backends: portable_block_shared_bytes; CUDA: the device's opt-in
 ///                 limit: before anything is copied), or (CUDA) more blocks than a grid
 ///                 holds (2^31 - 1 along x, 65535 along y and z: after the arguments are
@@ -995,6 +997,10 @@ void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel&
   using layout = detail::layout_of<Blocked::threads, typename Kernel::shared_list>;
 
   const char* name = cfg.name ? cfg.name : detail::kernel_type_name<Kernel>();
+  // The block shape comes from Blocked; cfg.block is still refused outside 0 .. 1024, as by
+  // every launch that takes a launch_config.
+  if (cfg.block < 0 || cfg.block > detail::max_block_threads)
+    detail::throw_block_error(name, cfg.block);
   if (const std::string msg = check_index_space(space.space); !msg.empty())
     throw launch_error(name, "index space: " + msg);
   const backend b = current_backend();
@@ -1072,7 +1078,8 @@ void launch_blocks(const Blocked& space, const Kernel& kernel, A&&... args) {
 namespace unsafe {
 
 /// A block launch on raw arguments (interface C): device pointers and values are passed to
-/// every phase and to finish as they are; nothing is mapped, copied or checked except the
+/// every phase and to finish as they are; nothing is mapped, copied or checked except
+/// launch_config.block (0 .. 1024; it does not set the block shape, Blocked does), the
 /// shared-memory size (launch_error) and the index space. The shared arrays, phases and
 /// barriers are those of ferry::launch_blocks (so its race rules for shared memory still hold;
 /// global memory is the caller's problem). Asynchronous on device backends, like
@@ -1087,6 +1094,8 @@ void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel&
       ferry::detail::check_block_kernel<Blocked, Kernel, bound_tuple, all_args, all_args>());
   using layout = ferry::detail::layout_of<Blocked::threads, typename Kernel::shared_list>;
   const char* name = cfg.name ? cfg.name : "ferry::unsafe::launch_blocks";
+  if (cfg.block < 0 || cfg.block > ferry::detail::max_block_threads)
+    ferry::detail::throw_block_error(name, cfg.block);
   if (const std::string msg = check_index_space(space.space); !msg.empty())
     throw launch_error(name, "index space: " + msg);
   const backend b = current_backend();

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdio>
 #include <limits>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -284,6 +285,30 @@ void huge_shared(std::vector<double>& out) {
       ferry::elementwise(out));
 }
 
+/// out[i] = i, with launch_config.block = block (the block shape is blocks<32>'s).
+void index_blocks_with_config_block(std::vector<double>& out, int block) {
+  ferry::launch_blocks({.name = "config_block_probe", .block = block},
+                       ferry::blocks<32>(ferry::range{static_cast<index>(out.size())}),
+                       ferry::block_kernel<double>(ferry::finish(
+                           [] FERRY_KERNEL(const thread1& th, const double&, double& o) {
+                             o = static_cast<double>(th.global);
+                           })),
+                       ferry::elementwise(out));
+}
+
+/// The raw form: out[i] = i through a device pointer, with launch_config.block = block.
+void index_blocks_unsafe_with_config_block(ferry::unsafe::device_buffer<double>& out, int block) {
+  ferry::unsafe::launch_blocks(
+      {.name = "unsafe_config_block_probe", .block = block},
+      ferry::blocks<32>(ferry::range{out.size()}),
+      ferry::block_kernel<double>(
+          ferry::finish([] FERRY_KERNEL(const thread1& th, const double&, double* o, index n) {
+            if (th.global < n) o[th.global] = static_cast<double>(th.global);
+          })),
+      out.get(), out.size());
+  ferry::synchronize();
+}
+
 class block_attack : public ferry_test::on_backend {};
 
 TEST_P(block_attack, shared_arrays_of_gigabytes_are_refused_before_anything_runs) {
@@ -532,6 +557,50 @@ TEST_P(block_attack, block_launches_from_several_threads_share_inputs_and_refuse
   EXPECT_LE(target[0], static_cast<double>(nthreads));
   std::printf("[ stress   ] %s: %d shared-output block launches accepted, %d refused\n",
               ferry::to_string(backend()), accepted.load(), refused.load());
+}
+
+// launch_config.block outside 0 .. 1024 was refused by ferry::launch but ignored by both
+// launch_blocks (whose block shape is the blocked space's): refused there too, before anything
+// runs.
+TEST_P(block_attack, config_block_sizes_outside_0_to_1024_are_refused_by_block_launches) {
+  for (const int block :
+       {-1, 1025, 5000, std::numeric_limits<int>::max(), std::numeric_limits<int>::min()}) {
+    const std::string expected =
+        "launch_config.block = " + std::to_string(block) + ": threads per block must be 0";
+    std::vector<double> out(100, -1.0);
+    ferry::reset_stats();
+    try {
+      index_blocks_with_config_block(out, block);
+      ADD_FAILURE() << "launch_blocks accepted block " << block;
+    } catch (const ferry::launch_error& e) {
+      EXPECT_TRUE(contains(e.what(), "config_block_probe")) << e.what();
+      EXPECT_TRUE(contains(e.what(), expected)) << e.what();
+    }
+    EXPECT_EQ(out, std::vector<double>(100, -1.0)) << "block " << block;
+    ferry::unsafe::device_buffer<double> raw{std::span<const double>(out)};
+    try {
+      index_blocks_unsafe_with_config_block(raw, block);
+      ADD_FAILURE() << "unsafe::launch_blocks accepted block " << block;
+    } catch (const ferry::launch_error& e) {
+      EXPECT_TRUE(contains(e.what(), "unsafe_config_block_probe")) << e.what();
+      EXPECT_TRUE(contains(e.what(), expected)) << e.what();
+    }
+    raw.copy_to_host(std::span<double>(out));
+    EXPECT_EQ(out, std::vector<double>(100, -1.0)) << "block " << block;
+    EXPECT_EQ(ferry::stats().launches, 0u) << "block " << block;
+  }
+  for (const int block : {0, 1, 32, 256, 1024}) {  // in range: ignored, the shape is blocks<32>
+    std::vector<double> out(100, -1.0);
+    index_blocks_with_config_block(out, block);
+    ferry::unsafe::device_buffer<double> raw{std::span<const double>(out)};
+    index_blocks_unsafe_with_config_block(raw, block);
+    std::vector<double> raw_out(100, -1.0);
+    raw.copy_to_host(std::span<double>(raw_out));
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      ASSERT_EQ(out[i], static_cast<double>(i)) << "block " << block << ", element " << i;
+      ASSERT_EQ(raw_out[i], static_cast<double>(i)) << "block " << block << ", element " << i;
+    }
+  }
 }
 
 FERRY_INSTANTIATE_BACKENDS(block_attack);

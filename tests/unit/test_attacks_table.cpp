@@ -315,6 +315,34 @@ TEST_P(attacks_table, a_container_resized_behind_a_preloaded_span_is_not_detecte
   EXPECT_THROW(w.release(), ferry::residency_error);
 }
 
+// Not fixed, the same limit: a span (or string_view) over a temporary is a borrowed view, so
+// every factory accepts it as std::ranges::borrowed_range does, although the temporary dies at
+// the end of the statement. preload keeps the freed range resident (release hashes it on
+// checked); read() keeps a pointer to it for a later launch.
+TEST_P(attacks_table, a_span_over_a_temporary_is_accepted_and_dangles) {
+  GTEST_SKIP() << "known limit: a view over a temporary is borrowed to C++ and to ferry "
+                  "(docs/safety.md, 'What C++ cannot let ferry prevent'); running this reads "
+                  "freed memory";
+  auto r = ferry::preload(std::span<const double>(std::vector<double>(64, 1.0)));
+  EXPECT_THROW(r.release(), ferry::residency_error);
+}
+
+// Not fixed: an owned container destroyed before its handle, as when a handle with static
+// storage is declared before the container it keeps (the handle is destroyed last, at exit).
+// The destroyed std::vector still reads its old data() and size(), so release finds nothing
+// changed and hashes the freed storage on checked (AddressSanitizer: heap-use-after-free).
+TEST_P(attacks_table, a_container_destroyed_before_its_handle_is_not_detected) {
+  GTEST_SKIP() << "known limit: a destroyed container that still reads as itself cannot be told "
+                  "from a live one (docs/user-guide.md, the resize rule); running this reads "
+                  "freed memory";
+  ferry::resident<double> w;
+  {
+    std::vector<double> v(64, 1.0);
+    w = ferry::preload_mut(v);
+  }
+  EXPECT_THROW(w.release(), ferry::residency_error);
+}
+
 // --- readers and a writer of resident data on different threads ------------------------------
 
 // One thread adds 1 to resident data again and again; another reads it through interface A.

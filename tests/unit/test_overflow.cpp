@@ -10,8 +10,10 @@
 //   * argument byte counts beyond PTRDIFF_MAX are a launch_error, not a wrapped region;
 //   * launches just inside the limits run and match a sequential reference.
 // Run under -fsanitize=address,undefined, these tests report nothing.
+#include <array>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <limits>
 #include <ranges>
 #include <span>
@@ -608,6 +610,68 @@ static_assert(ferry::detail::outlives_call_v<borrowing_range>);
 static_assert(!ferry::detail::outlives_call_v<non_borrowing_range>);
 static_assert(ferry::detail::outlives_call_v<non_borrowing_range&>);
 // (the rejected forms are compile-fail tests: tests/compile_fail/launch/temporary_*.cpp)
+
+// ferry's borrowed_range and std::ranges::borrowed_range agree for every value category and
+// constness of owning containers, borrowed views, ranges found through member or ADL
+// begin/end, types that are not ranges, and a user type opted in as borrowed.
+struct owning_members {
+  std::vector<double> d;
+  double* begin() { return d.data(); }
+  double* end() { return d.data() + d.size(); }
+  double* data() { return d.data(); }
+  std::size_t size() const { return d.size(); }
+};
+struct owning_adl {
+  std::vector<double> d;
+};
+[[maybe_unused]] double* begin(owning_adl& o) {
+  return o.d.data();
+}
+[[maybe_unused]] double* end(owning_adl& o) {
+  return o.d.data() + o.d.size();
+}
+struct data_size_only {
+  std::vector<double> d;
+  double* data() { return d.data(); }
+  std::size_t size() const { return d.size(); }
+};
+struct span_with_storage : std::span<double> {  // derives from a borrowed type, owns storage
+  std::vector<double> store;
+};
+template <class T>
+constexpr bool borrowed_agrees() {
+  using ferry::detail::borrowed_range;
+  using ferry::detail::outlives_call_v;
+  return borrowed_range<T> == std::ranges::borrowed_range<T> &&
+         borrowed_range<T&> == std::ranges::borrowed_range<T&> &&
+         borrowed_range<T&&> == std::ranges::borrowed_range<T&&> &&
+         borrowed_range<const T> == std::ranges::borrowed_range<const T> &&
+         borrowed_range<const T&> == std::ranges::borrowed_range<const T&> &&
+         outlives_call_v<T> == std::ranges::borrowed_range<T> &&
+         outlives_call_v<T&&> == std::ranges::borrowed_range<T> &&
+         outlives_call_v<const T> == std::ranges::borrowed_range<T> && outlives_call_v<T&> &&
+         outlives_call_v<const T&>;
+}
+static_assert(borrowed_agrees<std::vector<double>>());
+static_assert(borrowed_agrees<std::string>());
+static_assert(borrowed_agrees<std::array<double, 4>>());
+static_assert(borrowed_agrees<double[4]>());
+static_assert(borrowed_agrees<std::span<double>>());
+static_assert(borrowed_agrees<std::span<const double, 4>>());
+static_assert(borrowed_agrees<std::string_view>());
+static_assert(borrowed_agrees<std::initializer_list<double>>());
+static_assert(borrowed_agrees<ferry::array<double>>());
+static_assert(borrowed_agrees<ferry::view<double>>());
+static_assert(borrowed_agrees<owning_members>());
+static_assert(borrowed_agrees<owning_adl>());
+static_assert(borrowed_agrees<data_size_only>());
+static_assert(borrowed_agrees<span_with_storage>());
+static_assert(borrowed_agrees<borrowing_range>());
+static_assert(borrowed_agrees<non_borrowing_range>());
+static_assert(borrowed_agrees<int>());
+static_assert(!ferry::detail::outlives_call_v<owning_members> &&
+              !ferry::detail::outlives_call_v<span_with_storage> &&
+              !ferry::detail::outlives_call_v<std::initializer_list<double>>);
 
 TEST_P(overflow_test, span_rvalues_are_accepted_by_every_factory) {
   std::vector<double> v(4, 0.0);
