@@ -999,8 +999,7 @@ void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel&
   const char* name = cfg.name ? cfg.name : detail::kernel_type_name<Kernel>();
   // The block shape comes from Blocked; cfg.block is still refused outside 0 .. 1024, as by
   // every launch that takes a launch_config.
-  if (cfg.block < 0 || cfg.block > detail::max_block_threads)
-    detail::throw_block_error(name, cfg.block);
+  detail::check_block_config(name, cfg.block);
   if (const std::string msg = check_index_space(space.space); !msg.empty())
     throw launch_error(name, "index space: " + msg);
   const backend b = current_backend();
@@ -1094,8 +1093,7 @@ void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel&
       ferry::detail::check_block_kernel<Blocked, Kernel, bound_tuple, all_args, all_args>());
   using layout = ferry::detail::layout_of<Blocked::threads, typename Kernel::shared_list>;
   const char* name = cfg.name ? cfg.name : "ferry::unsafe::launch_blocks";
-  if (cfg.block < 0 || cfg.block > ferry::detail::max_block_threads)
-    ferry::detail::throw_block_error(name, cfg.block);
+  ferry::detail::check_block_config(name, cfg.block);
   if (const std::string msg = check_index_space(space.space); !msg.empty())
     throw launch_error(name, "index space: " + msg);
   const backend b = current_backend();

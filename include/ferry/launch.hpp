@@ -144,6 +144,12 @@ inline constexpr int max_block_threads = 1024;
 /// Throws launch_error(kernel, ...) naming launch_config.block = `block`, outside 0 ..
 /// max_block_threads. Out of line (src/launch.cpp).
 [[noreturn]] void throw_block_error(const char* kernel, int block);
+/// Refuses launch_config.block outside 0 .. max_block_threads (launch_error naming the kernel):
+/// every launch that takes a launch_config calls it first, so that a launch that runs on the host
+/// also launches on a GPU.
+inline void check_block_config(const char* kernel, int block) {
+  if (block < 0 || block > max_block_threads) throw_block_error(kernel, block);
+}
 
 /// Throws launch_error(kernel, "argument <pos> (<kind>): <msg>"): an argument check_one
 /// rejected. Out of line (src/launch.cpp), like the other message builders.
@@ -297,8 +303,7 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
   // argument's byte count and partition, all before any extent, byte count, mapping or
   // transfer is computed from them.
   // The fast checks decide; the messages are built only for a launch that fails them.
-  if (cfg.block < 0 || cfg.block > detail::max_block_threads)
-    detail::throw_block_error(name, cfg.block);
+  detail::check_block_config(name, cfg.block);
   if (const std::string msg = check_index_space(space); !msg.empty())
     throw launch_error(name, "index space: " + msg);
   {
