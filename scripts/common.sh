@@ -6,7 +6,7 @@
 
 FERRY_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 FERRY_BUILD="$FERRY_ROOT/build"
-FERRY_JOBS="$(nproc 2>/dev/null || echo 2)"
+FERRY_JOBS="${FERRY_JOBS:-$(nproc 2>/dev/null || echo 2)}"
 
 # Debian packages a host build needs: compiler, CMake, Ninja, and the libraries of ferry-perf
 # (CLI11, nlohmann-json) and of the tests (GoogleTest). Nothing else: g++ brings gcc, binutils

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds ferry-perf (Release, host build in build/, default backend: OpenMP unless FERRY_BACKEND
-# says otherwise) and runs it with default options, writing the results table to the terminal
-# and CSV, JSON and (where python3 has matplotlib) PNG charts into build/ferry-perf-results/.
+# Builds ferry-perf (Release, host build in build/: no device backend, so it runs on OpenMP;
+# FERRY_BACKEND=serial or checked picks another host backend) and runs it with default options,
+# writing the results table to the terminal and CSV, JSON and (where python3 has matplotlib) PNG
+# charts into build/ferry-perf-results/. Builds with $FERRY_JOBS jobs (default: the core count).
 #
 # Usage: scripts/run-perf.sh [ferry-perf options...]
 #   e.g. scripts/run-perf.sh --kernels LTIMES --reps 5; scripts/run-perf.sh --help lists them
