@@ -14,6 +14,10 @@
 #                          multiply or multiply-add, and no max.s64 (an extent normalised in the
 #                          kernel instead of compared as it arrived); a kernel with no double
 #                          arithmetic fails: the probe must be a kernel that computes
+#   MAX_REGISTERS=n        at most n registers per thread in each kernel, as ptxas (-DPTXAS=...)
+#                          compiles it with -DPTXAS_FLAGS="a;b" (LLVM's NVPTX device link runs
+#                          ptxas on relocatable code, -c; a launch bound there let ptxas spend up
+#                          to its budget: perf/NOTES.md, "One 1D kernel")
 foreach(v COMPILER FLAGS SRC OUT)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "check_ptx.cmake: -D${v}=... is required")
@@ -88,3 +92,35 @@ foreach(k RANGE ${kernel})
     endif()
   endif()
 endforeach()
+if(DEFINED MAX_REGISTERS)
+  if(NOT DEFINED PTXAS)
+    message(FATAL_ERROR "check_ptx.cmake: MAX_REGISTERS needs -DPTXAS=...")
+  endif()
+  execute_process(COMMAND ${PTXAS} ${PTXAS_FLAGS} -v ${OUT} -o ${OUT}.cubin
+                  RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_VARIABLE out)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${PTXAS} failed (${rc}):\n${out}\n${err}")
+  endif()
+  string(REPLACE "\n" ";" report "${out}${err}")
+  set(function "")
+  set(checked 0)
+  foreach(line IN LISTS report)
+    if(line MATCHES "Function properties for ([A-Za-z0-9_$]+)")
+      set(function ${CMAKE_MATCH_1})
+    elseif(line MATCHES "Used ([0-9]+) registers" AND NOT function STREQUAL "")
+      set(used ${CMAKE_MATCH_1})
+      math(EXPR checked "${checked} + 1")
+      message(STATUS "${function}: ${used} registers")
+      if(used GREATER ${MAX_REGISTERS})
+        message(FATAL_ERROR "${function}: ${used} registers per thread (at most ${MAX_REGISTERS} "
+                            "expected): ptxas spent registers on this kernel that cost occupancy; "
+                            "a __launch_bounds__ in an NVPTX pass of llvm_offload does this "
+                            "(FERRY_LAUNCH_BOUNDS)")
+      endif()
+      set(function "")
+    endif()
+  endforeach()
+  if(checked EQUAL 0)
+    message(FATAL_ERROR "${PTXAS} reported no register counts:\n${out}\n${err}")
+  endif()
+endif()

@@ -12,6 +12,11 @@
 
 #include "ferry/core/config.hpp"
 
+/// A kernel's launch bounds: at most `threads` per block, and at least `min_blocks` blocks
+/// resident per multiprocessor (nvcc's two __launch_bounds__ arguments; the second caps the
+/// registers per thread at 65536 / (threads * min_blocks), 1 for no cap).
+#define FERRY_LAUNCH_BOUNDS(threads, min_blocks) __launch_bounds__(threads, min_blocks)
+
 namespace ferry::detail::gpu {
 
 /// Threads per warp: the unit the block folds shuffle within and the x extent of the default

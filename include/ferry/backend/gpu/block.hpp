@@ -22,16 +22,11 @@ namespace ferry::detail::gpu {
 /// cudaFuncAttributeMaxDynamicSharedMemorySize). Throws launch_error naming `kernel`.
 void allow_dynamic_shared(const void* f, std::size_t bytes, const char* kernel);
 
-/// The minimum of resident blocks per multiprocessor a block kernel asks nvcc for
-/// (ferry::blocks' MinResident; 1, no constraint, when it asks none). Other device compilers read
-/// the second __launch_bounds__ argument differently (HIP: waves per execution unit), so they get
-/// the thread count only.
-#if defined(__NVCC__)
+/// A block kernel's launch bounds: its block shape's threads, and ferry::blocks' MinResident
+/// blocks per multiprocessor (1, no constraint, when it asks none), as the backend's
+/// FERRY_LAUNCH_BOUNDS passes them on.
 #define FERRY_BLOCK_LAUNCH_BOUNDS(B) \
-  __launch_bounds__(B::threads, (B::min_resident > 0 ? B::min_resident : 1))
-#else
-#define FERRY_BLOCK_LAUNCH_BOUNDS(B) __launch_bounds__(B::threads)
-#endif
+  FERRY_LAUNCH_BOUNDS(B::threads, (B::min_resident > 0 ? B::min_resident : 1))
 
 /// The block kernel: every thread runs every phase, one barrier after each.
 template <class Blocked, class Kernel, class Bound, class States, class PhaseArgs, class AllArgs>

@@ -65,23 +65,13 @@ __device__ FERRY_INLINE void trap_on_fault(unsigned fault) {
 #endif
 }
 
-/// 1D, compile-time block size B (the default, 256): i = begin + blockIdx.x * B + threadIdx.x,
-/// the index arithmetic of a hand-written kernel.
-template <int B, class K, class Bound, class States, class... P>
-__global__ void __launch_bounds__(B)
-    kernel_1d_fixed(index begin, index end, K k, Bound b, P* __restrict__... q) {
-  const index i = begin + static_cast<index>(blockIdx.x) * B + threadIdx.x;
-  if (i < end) {
-    constexpr auto seq = std::make_index_sequence<std::tuple_size_v<Bound>>{};
-    const Bound rb = rebase_all(b, seq, q...);
-    States st{};
-    unsigned fault = 0;
-    invoke_kernel(k, i, rb, st, seq, &fault);
-    trap_on_fault(fault);
-  }
-}
-
-/// 1D, run-time block size.
+/// 1D: i = begin + blockIdx.x * blockDim.x + threadIdx.x, one index per thread, at any block
+/// size (256 unless launch_config.block asks another). One kernel per launch site and no
+/// __launch_bounds__ (perf/NOTES.md, "One 1D kernel"). A second copy with a compile-time block
+/// of 256 and __launch_bounds__(256) was dropped: with nvcc it took the same registers or more
+/// (VOL3D: 64 against 56), and LLVM's NVPTX device link, whose ptxas compiles relocatable code,
+/// spent registers up to the launch bound's budget (MATVEC_3D_STENCIL: 134 against 40, an
+/// eighth of the occupancy); it also doubled the kernels every 1D launch site compiles.
 template <class K, class Bound, class States, class... P>
 __global__ void kernel_1d(index begin, index end, K k, Bound b, P* __restrict__... q) {
   const index i = begin + static_cast<index>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -216,7 +206,7 @@ inline constexpr int reduce_unroll = 4;
 /// on the grid size, never on which block finished last, so results are the same bits on every
 /// run.
 template <int B, class Ops, class Space, class K, class Bound, class States>
-__global__ void __launch_bounds__(B)
+__global__ void FERRY_LAUNCH_BOUNDS(B, 1)
     kernel_reduce(Space s, K k, Bound b, States init, States* partials, States* result,
                   unsigned* done) {
   States st = init;
@@ -336,19 +326,11 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
     std::memcpy(static_cast<void*>(&states), held.s.host, sizeof(States));
     return;
   } else if constexpr (Space::rank == 1) {
-    const index n = space.size();
-    if (block <= 0 || block == default_block) {
-      const unsigned grid = x_grid(name, n, default_block);
-      with_restrict_bases(bound, [&](auto*... q) {
-        kernel_1d_fixed<default_block, K, Bound, States>
-            <<<grid, default_block, 0, st>>>(space.begin, space.end, k, bound, q...);
-      });
-    } else {
-      const unsigned grid = x_grid(name, n, static_cast<unsigned>(block));
-      with_restrict_bases(bound, [&](auto*... q) {
-        kernel_1d<K, Bound, States><<<grid, block, 0, st>>>(space.begin, space.end, k, bound, q...);
-      });
-    }
+    const int threads = block <= 0 ? default_block : block;
+    const unsigned grid = x_grid(name, space.size(), static_cast<unsigned>(threads));
+    with_restrict_bases(bound, [&](auto*... q) {
+      kernel_1d<K, Bound, States><<<grid, threads, 0, st>>>(space.begin, space.end, k, bound, q...);
+    });
   } else if constexpr (Space::rank == 2) {
     const launch_shape sh = shape_2d(space.extent_i(), space.extent_j(), block, warp_size);
     if (sh.blocks_x > max_grid_x) x_grid_too_large(name, space.extent_i(), sh.block.x);

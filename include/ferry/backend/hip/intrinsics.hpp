@@ -84,6 +84,11 @@
 #define cudaStream_t hipStream_t
 #define cudaSuccess hipSuccess
 
+/// A kernel's launch bounds: at most `threads` per block. `min_blocks` (blocks resident per
+/// multiprocessor in CUDA) is not passed on: HIP reads __launch_bounds__'s second argument as
+/// waves per execution unit, a different unit.
+#define FERRY_LAUNCH_BOUNDS(threads, min_blocks) __launch_bounds__(threads)
+
 namespace ferry::detail::gpu {
 
 /// Threads per wavefront: the unit the block folds shuffle within and the x extent of the

@@ -395,3 +395,15 @@ __device__ FERRY_INLINE int atomicMax(int* p, int v) {
 #if !defined(__launch_bounds__)
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #endif
+/// A kernel's launch bounds: at most `threads` per block (`min_blocks`, CUDA's resident blocks
+/// per multiprocessor, is not passed on). Left out of the NVPTX pass: that image is linked as
+/// relocatable device code, and ptxas compiling relocatable code (-c) spends registers up to the
+/// budget a .maxntid leaves (65536 / threads) where the same code without it takes what a
+/// 1024-thread block allows. Measured with ptxas 13 for sm_90 on ferry-perf's LTO'd image:
+/// DIFFUSION3DPA's block kernel 146 registers with .maxntid 32, 64 without; the DOT reduction 63
+/// with .maxntid 256, 39 without (perf/NOTES.md, "One 1D kernel"). The AMDGPU pass keeps it.
+#if defined(__NVPTX__)
+#define FERRY_LAUNCH_BOUNDS(threads, min_blocks)
+#else
+#define FERRY_LAUNCH_BOUNDS(threads, min_blocks) __launch_bounds__(threads)
+#endif
