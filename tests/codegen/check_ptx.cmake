@@ -15,9 +15,9 @@
 #                          kernel instead of compared as it arrived); a kernel with no double
 #                          arithmetic fails: the probe must be a kernel that computes
 #   MAX_REGISTERS=n        at most n registers per thread in each kernel, as ptxas (-DPTXAS=...)
-#                          compiles it with -DPTXAS_FLAGS="a;b" (LLVM's NVPTX device link runs
-#                          ptxas on relocatable code, -c; a launch bound there let ptxas spend up
-#                          to its budget: perf/NOTES.md, "One 1D kernel")
+#                          compiles it for -DPTXAS_ARCH=sm_NN in relocatable mode (-c -O3), as
+#                          LLVM's NVPTX device link runs it (a launch bound there let ptxas
+#                          spend up to its budget: perf/NOTES.md, "One 1D kernel")
 foreach(v COMPILER FLAGS SRC OUT)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "check_ptx.cmake: -D${v}=... is required")
@@ -93,10 +93,10 @@ foreach(k RANGE ${kernel})
   endif()
 endforeach()
 if(DEFINED MAX_REGISTERS)
-  if(NOT DEFINED PTXAS)
-    message(FATAL_ERROR "check_ptx.cmake: MAX_REGISTERS needs -DPTXAS=...")
+  if(NOT DEFINED PTXAS OR NOT DEFINED PTXAS_ARCH)
+    message(FATAL_ERROR "check_ptx.cmake: MAX_REGISTERS needs -DPTXAS=... and -DPTXAS_ARCH=...")
   endif()
-  execute_process(COMMAND ${PTXAS} ${PTXAS_FLAGS} -v ${OUT} -o ${OUT}.cubin
+  execute_process(COMMAND ${PTXAS} -c -O3 -arch=${PTXAS_ARCH} -v ${OUT} -o ${OUT}.cubin
                   RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_VARIABLE out)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "${PTXAS} failed (${rc}):\n${out}\n${err}")
