@@ -33,10 +33,15 @@
 # and prints last, per app and variant, the minimum time per rep of both builds and the ratio
 # llvm_offload / cuda (issue target: <= 1.10 for ferry_B), and the checksum status of each
 # (every variant is checked against ref_seq). OUTDIR/ratios.csv holds the same table.
+# FERRY_OFFLOAD_KERNELS (run): the kernels of steps 6 and 7, as ferry-perf's -k takes them, or
+# "all" for every kernel of the suite (the table then adds the geomean over the seven apps).
 # Exit status: 0 when every step ran and passed.
 set -uo pipefail
 
 apps=DEL_DOT_VEC_2D,ENERGY,FIR,LTIMES,MATVEC_3D_STENCIL,PRESSURE,VOL3D
+kernels=${FERRY_OFFLOAD_KERNELS:-$apps}
+kernel_args=(-k "$kernels")
+[[ $kernels == all ]] && kernel_args=()
 runtime_packages=(libllvm22 liboffload-22 libomp5-19 libz3-4 libicu72)
 
 usage() {
@@ -134,16 +139,16 @@ run() {
   }
   step unit 330 unit_offload
   step unit_all 600 "${with_runtime[@]}" "$lo_unit" --gtest_brief=1
-  step llvm_offload 600 "${with_runtime[@]}" "$lo_perf" --backend llvm_offload -k "$apps" \
+  step llvm_offload 600 "${with_runtime[@]}" "$lo_perf" --backend llvm_offload "${kernel_args[@]}" \
     -v ferry_A,ferry_B,ferry_C --npasses "$npasses" --csv "$out/llvm_offload.csv"
-  step cuda 600 "$cu_perf" --backend cuda -k "$apps" -v base_cuda,ferry_A,ferry_B,ferry_C \
+  step cuda 600 "$cu_perf" --backend cuda "${kernel_args[@]}" -v base_cuda,ferry_A,ferry_B,ferry_C \
     --npasses "$npasses" --csv "$out/cuda.csv"
 
   echo
   echo "steps:"
   printf '  %s\n' "${summary[@]}"
   if [[ -f $out/llvm_offload.csv && -f $out/cuda.csv ]]; then
-    python3 - "$out/llvm_offload.csv" "$out/cuda.csv" "$out/ratios.csv" <<'EOF' || status=1
+    python3 - "$out/llvm_offload.csv" "$out/cuda.csv" "$out/ratios.csv" "$apps" <<'EOF' || status=1
 import csv, math, sys
 
 def load(path):
@@ -171,6 +176,12 @@ for (k, v), r in sorted(lo.items()):
     out.append([k, v, a, b, ratio, r["status"], c["status"]])
 for v, l in sorted(logs.items()):
     print(f"{'geomean':28s} {v:8s} {'':13s} {'':10s} {math.exp(sum(l) / len(l)):7.3f}")
+# With more kernels than the seven apps: the apps' geomean too.
+apps = set(sys.argv[4].split(","))
+for v in sorted(logs):
+    l = [math.log(o[4]) for o in out if o[1] == v and o[4] > 0 and o[0].split("_", 1)[-1] in apps]
+    if l and len(l) < len(logs[v]):
+        print(f"{'geomean, the 7 apps':28s} {v:8s} {'':13s} {'':10s} {math.exp(sum(l) / len(l)):7.3f}")
 with open(sys.argv[3], "w", newline="") as f:
     w = csv.writer(f)
     w.writerow(["kernel", "variant", "llvm_offload_s", "cuda_s", "ratio", "status_llvm_offload",
