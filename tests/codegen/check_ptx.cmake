@@ -114,8 +114,8 @@ if(DEFINED MAX_REGISTERS)
       if(used GREATER ${MAX_REGISTERS})
         message(FATAL_ERROR "${function}: ${used} registers per thread (at most ${MAX_REGISTERS} "
                             "expected): ptxas spent registers on this kernel that cost occupancy; "
-                            "a __launch_bounds__ in an NVPTX pass of llvm_offload does this "
-                            "(FERRY_LAUNCH_BOUNDS)")
+                            "a launch bound below 1024 threads in llvm_offload's NVPTX pass does this "
+                            "(FERRY_ANY_BLOCK_BOUNDS, FERRY_LAUNCH_BOUNDS)")
       endif()
       set(function "")
     endif()

@@ -17,6 +17,11 @@
 /// registers per thread at 65536 / (threads * min_blocks), 1 for no cap).
 #define FERRY_LAUNCH_BOUNDS(threads, min_blocks) __launch_bounds__(threads, min_blocks)
 
+/// Launch bounds of a kernel launched at any block size up to 1024 (the 1D kernel): none. With
+/// nvcc, the 1D kernels of ferry-perf took the same registers without bounds as with
+/// __launch_bounds__(256), or fewer (perf/NOTES.md, "One 1D kernel").
+#define FERRY_ANY_BLOCK_BOUNDS
+
 namespace ferry::detail::gpu {
 
 /// Threads per warp: the unit the block folds shuffle within and the x extent of the default

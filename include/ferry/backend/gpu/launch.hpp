@@ -66,14 +66,14 @@ __device__ FERRY_INLINE void trap_on_fault(unsigned fault) {
 }
 
 /// 1D: i = begin + blockIdx.x * blockDim.x + threadIdx.x, one index per thread, at any block
-/// size (256 unless launch_config.block asks another). One kernel per launch site and no
-/// __launch_bounds__ (perf/NOTES.md, "One 1D kernel"). A second copy with a compile-time block
-/// of 256 and __launch_bounds__(256) was dropped: with nvcc it took the same registers or more
-/// (VOL3D: 64 against 56), and LLVM's NVPTX device link, whose ptxas compiles relocatable code,
-/// spent registers up to the launch bound's budget (MATVEC_3D_STENCIL: 134 against 40, an
+/// size (256 unless launch_config.block asks another). One kernel per launch site, with the
+/// backend's FERRY_ANY_BLOCK_BOUNDS (perf/NOTES.md, "One 1D kernel"). A second copy with a
+/// compile-time block of 256 and __launch_bounds__(256) was dropped: with nvcc it took the same
+/// registers or more (VOL3D: 64 against 56), and LLVM's NVPTX device link, whose ptxas compiles
+/// relocatable code, spent registers up to that bound's budget (MATVEC_3D_STENCIL: 134, an
 /// eighth of the occupancy); it also doubled the kernels every 1D launch site compiles.
 template <class K, class Bound, class States, class... P>
-__global__ void kernel_1d(index begin, index end, K k, Bound b, P* __restrict__... q) {
+__global__ void FERRY_ANY_BLOCK_BOUNDS kernel_1d(index begin, index end, K k, Bound b, P* __restrict__... q) {
   const index i = begin + static_cast<index>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < end) {
     constexpr auto seq = std::make_index_sequence<std::tuple_size_v<Bound>>{};

@@ -89,6 +89,10 @@
 /// waves per execution unit, a different unit.
 #define FERRY_LAUNCH_BOUNDS(threads, min_blocks) __launch_bounds__(threads)
 
+/// Launch bounds of a kernel launched at any block size up to 1024 (the 1D kernel): none (the
+/// AMDGPU default is already 1 to 1024 threads per block).
+#define FERRY_ANY_BLOCK_BOUNDS
+
 namespace ferry::detail::gpu {
 
 /// Threads per wavefront: the unit the block folds shuffle within and the x extent of the
