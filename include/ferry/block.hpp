@@ -86,7 +86,9 @@ struct blocked {
 
 /// Cuts `space` (range, range2d or range3d) into blocks of BX x BY x BZ threads.
 /// The block shape is a compile-time constant so that shared arrays have compile-time sizes and
-/// the CUDA kernel a compile-time thread count (__launch_bounds__), as hand-written kernels do.
+/// the CUDA kernel a compile-time thread count (__launch_bounds__), as hand-written kernels do
+/// (except in LLVM offload's NVIDIA images: there ptxas compiles relocatable code and spends
+/// registers up to such a bound's budget, so the bound is left out; backend intrinsics.hpp).
 /// MinResident > 0 asks the compiler for code that lets that many blocks be resident on one
 /// multiprocessor at once (nvcc: the second __launch_bounds__ argument, which caps registers
 /// per thread at 64 Ki / (MinResident · threads rounded up to whole warps)): for blocks of one
