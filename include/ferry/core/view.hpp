@@ -181,6 +181,23 @@ FERRY_HOST_DEVICE FERRY_INLINE constexpr bool out_of_bounds(index i, index n) {
   return static_cast<std::size_t>(i) >= static_cast<std::size_t>(n);
 }
 
+/// Whether index i is outside 0..ni-1 or j outside 0..nj-1: both compares, combined without a
+/// branch (an unsigned OR; a bitwise OR of two bools reads to clang as a mistaken logical one,
+/// -Wbitwise-instead-of-logical).
+FERRY_HOST_DEVICE FERRY_INLINE constexpr bool out_of_bounds(index i, index ni, index j, index nj) {
+  return (static_cast<unsigned>(out_of_bounds(i, ni)) |
+          static_cast<unsigned>(out_of_bounds(j, nj))) != 0u;
+}
+
+/// Whether i, j or k is outside its extent ni, nj or nk: the three compares, combined without a
+/// branch (as the two-index form).
+FERRY_HOST_DEVICE FERRY_INLINE constexpr bool out_of_bounds(index i, index ni, index j, index nj,
+                                                            index k, index nk) {
+  return (static_cast<unsigned>(out_of_bounds(i, ni)) |
+          static_cast<unsigned>(out_of_bounds(j, nj)) |
+          static_cast<unsigned>(out_of_bounds(k, nk))) != 0u;
+}
+
 /// base + k * stride, computed in the unsigned type of index and converted back: two's
 /// complement wrap-around for every argument (C++20 defines the conversion), and the same
 /// machine instructions as the signed expression. Accessors form the element offset from an
@@ -583,11 +600,11 @@ class view2d {
   FERRY_HOST_DEVICE FERRY_INLINE T& operator()(index i, index j) const {
 #if FERRY_BOUNDS_CHECKS && FERRY_DEVICE_PASS
     return *detail::device_element(p_, detail::element_offset(i, j, ld_),
-                                   detail::out_of_bounds(i, ni_) | detail::out_of_bounds(j, nj_),
+                                   detail::out_of_bounds(i, ni_, j, nj_),
                                    fault_);
 #else
 #if FERRY_BOUNDS_CHECKS
-    if (detail::out_of_bounds(i, ni_) | detail::out_of_bounds(j, nj_)) [[unlikely]]
+    if (detail::out_of_bounds(i, ni_, j, nj_)) [[unlikely]]
       detail::bounds_failure_2d(p_, i, j, ni_, nj_);
 #endif
     return p_[detail::element_offset(i, j, ld_)];
@@ -643,13 +660,11 @@ class view3d {
   FERRY_HOST_DEVICE FERRY_INLINE T& operator()(index i, index j, index k) const {
 #if FERRY_BOUNDS_CHECKS && FERRY_DEVICE_PASS
     return *detail::device_element(p_, offset(i, j, k),
-                                   detail::out_of_bounds(i, ni_) | detail::out_of_bounds(j, nj_) |
-                                       detail::out_of_bounds(k, nk_),
+                                   detail::out_of_bounds(i, ni_, j, nj_, k, nk_),
                                    fault_);
 #else
 #if FERRY_BOUNDS_CHECKS
-    if (detail::out_of_bounds(i, ni_) | detail::out_of_bounds(j, nj_) |
-        detail::out_of_bounds(k, nk_)) [[unlikely]]
+    if (detail::out_of_bounds(i, ni_, j, nj_, k, nk_)) [[unlikely]]
       detail::bounds_failure_3d(p_, i, j, k, ni_, nj_, nk_);
 #endif
     return p_[offset(i, j, k)];
