@@ -477,6 +477,7 @@ struct shared_layout {
     (add(sizeof(typename Shared::value_type), alignof(typename Shared::value_type),
          static_cast<std::size_t>(Shared::slots_per_thread)),
      ...);
+    static_cast<void>(add);  // a kernel without shared arrays adds none
     c.offsets[count] = at;
     return c;
   }();
@@ -845,11 +846,13 @@ void run_host_block(const Kernel& kern, const block_geometry& g, index bx, index
     } catch (const bounds_fault& f) {
       // A view of this block's shared storage is no launch argument: name the shared array
       // (launch_blocks adds the kernel). Other faults go on to be mapped to their argument.
-      const auto q = reinterpret_cast<std::uintptr_t>(f.base());
-      const auto base = reinterpret_cast<std::uintptr_t>(smem);
-      for (std::size_t k = 0; k < L::count; ++k)
-        if (q >= base + L::offsets[k] && q < base + L::offsets[k + 1])
-          throw bounds_error("", "shared array " + std::to_string(k) + ": " + f.detail());
+      if constexpr (L::count > 0) {
+        const auto q = reinterpret_cast<std::uintptr_t>(f.base());
+        const auto base = reinterpret_cast<std::uintptr_t>(smem);
+        for (std::size_t k = 0; k < L::count; ++k)
+          if (q >= base + L::offsets[k] && q < base + L::offsets[k + 1])
+            throw bounds_error("", "shared array " + std::to_string(k) + ": " + f.detail());
+      }
       throw;
     }
   };
