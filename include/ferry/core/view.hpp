@@ -600,8 +600,7 @@ class view2d {
   FERRY_HOST_DEVICE FERRY_INLINE T& operator()(index i, index j) const {
 #if FERRY_BOUNDS_CHECKS && FERRY_DEVICE_PASS
     return *detail::device_element(p_, detail::element_offset(i, j, ld_),
-                                   detail::out_of_bounds(i, ni_, j, nj_),
-                                   fault_);
+                                   detail::out_of_bounds(i, ni_, j, nj_), fault_);
 #else
 #if FERRY_BOUNDS_CHECKS
     if (detail::out_of_bounds(i, ni_, j, nj_)) [[unlikely]]
@@ -660,8 +659,7 @@ class view3d {
   FERRY_HOST_DEVICE FERRY_INLINE T& operator()(index i, index j, index k) const {
 #if FERRY_BOUNDS_CHECKS && FERRY_DEVICE_PASS
     return *detail::device_element(p_, offset(i, j, k),
-                                   detail::out_of_bounds(i, ni_, j, nj_, k, nk_),
-                                   fault_);
+                                   detail::out_of_bounds(i, ni_, j, nj_, k, nk_), fault_);
 #else
 #if FERRY_BOUNDS_CHECKS
     if (detail::out_of_bounds(i, ni_, j, nj_, k, nk_)) [[unlikely]]

@@ -73,7 +73,8 @@ __device__ FERRY_INLINE void trap_on_fault(unsigned fault) {
 /// relocatable code, spent registers up to that bound's budget (MATVEC_3D_STENCIL: 134, an
 /// eighth of the occupancy); it also doubled the kernels every 1D launch site compiles.
 template <class K, class Bound, class States, class... P>
-__global__ void FERRY_ANY_BLOCK_BOUNDS kernel_1d(index begin, index end, K k, Bound b, P* __restrict__... q) {
+__global__ void FERRY_ANY_BLOCK_BOUNDS kernel_1d(index begin, index end, K k, Bound b,
+                                                 P* __restrict__... q) {
   const index i = begin + static_cast<index>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < end) {
     constexpr auto seq = std::make_index_sequence<std::tuple_size_v<Bound>>{};
