@@ -411,7 +411,7 @@ __device__ FERRY_INLINE int atomicMax(int* p, int v) {
 /// __launch_bounds__(1024), which in ptxas's relocatable mode sets a budget of 64 registers per
 /// thread, the most that still lets 4 blocks of 256 threads share a multiprocessor; without it,
 /// ptxas chose fewer registers and less overlap of loads (perf/NOTES.md, "One 1D kernel": on the
-/// H200, MATVEC_3D_STENCIL 49.7 -> 47.0 us, VOL3D 17.5 -> 16.4, DEL_DOT_VEC_2D 20.9 -> 20.2, FIR
+/// H200, MATVEC_3D_STENCIL 50.0 -> 47.0 us, VOL3D 17.5 -> 16.4, DEL_DOT_VEC_2D 20.9 -> 20.2, FIR
 /// 8.1 -> 8.3). The AMDGPU pass: none (its default is already 1 to 1024 threads).
 #if defined(__NVPTX__)
 #define FERRY_ANY_BLOCK_BOUNDS __launch_bounds__(1024)
