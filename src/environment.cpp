@@ -95,6 +95,10 @@ struct table {
   std::map<env_entry*, std::unique_ptr<env_entry>> detached;
   launch_mapping* inflight = nullptr;
   std::uint64_t next_owner = 1;
+  // Copies avoided thanks to residency (statistics): counted here, under the lock every launch
+  // takes anyway, rather than under the statistics lock, which cost a second lock per launch.
+  std::uint64_t avoided_count = 0;
+  std::uint64_t avoided_bytes = 0;
   // Lookup hints: where find() last found a region's start address, valid while `generation`
   // (bumped by every insertion into and removal from `map`) is unchanged. Launches look up the
   // same addresses again and again; a hit skips the tree walk. Sound because entries never
@@ -535,6 +539,14 @@ void release_resident(resident_ref ref, const char* who, bool copy_back) {
                who);
 }
 
+std::pair<std::uint64_t, std::uint64_t> avoided_copies(bool reset) {
+  auto& t = the_table();
+  std::lock_guard lock(t.m);
+  const std::pair<std::uint64_t, std::uint64_t> r{t.avoided_count, t.avoided_bytes};
+  if (reset) t.avoided_count = t.avoided_bytes = 0;
+  return r;
+}
+
 std::size_t resident_count() {
   auto& t = the_table();
   std::lock_guard lock(t.m);
@@ -565,9 +577,6 @@ launch_mapping::launch_mapping(device_runtime* rt, const char* kernel,
 void launch_mapping::map(void** out) {
   auto& t = the_table();
   const std::size_t n = regions_.size();
-  // Copies avoided thanks to residency, recorded once after the loop: one statistics lock per
-  // launch, not one per resident argument.
-  std::size_t avoided_count = 0, avoided_bytes = 0;
   {
     std::lock_guard lock(t.m);
     inflight_registry::check(t, *this);
@@ -619,8 +628,8 @@ void launch_mapping::map(void** out) {
           timed_copy(*rt_, true, e->device, e->host, e->bytes, kernel_);
           e->state.store(residency::both, std::memory_order_release);
         } else if (needs_data) {
-          ++avoided_count;
-          avoided_bytes += ar.r.bytes;
+          ++t.avoided_count;
+          t.avoided_bytes += ar.r.bytes;
         }
         out[i] = e->device + (host - e->host);
         slots_[i].direct = true;
@@ -633,7 +642,6 @@ void launch_mapping::map(void** out) {
       }
     }
   }
-  record_avoided(avoided_count, avoided_bytes);
   for (std::size_t i = 0; i < n; ++i) {
     if (slots_[i].direct) continue;
     const arg_region& ar = regions_[i];

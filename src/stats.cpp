@@ -21,13 +21,17 @@ std::atomic<std::uint64_t> g_launches{0};
 }  // namespace
 
 statistics stats() {
+  const auto [avoided_count, avoided_bytes] = detail::avoided_copies(false);
   std::lock_guard lock(g_stats_mutex);
   statistics s = g_stats;
   s.launches = g_launches.load(std::memory_order_relaxed);
+  s.avoided_count = avoided_count;
+  s.avoided_bytes = avoided_bytes;
   return s;
 }
 
 void reset_stats() {
+  static_cast<void>(detail::avoided_copies(true));
   std::lock_guard lock(g_stats_mutex);
   g_stats = statistics{};
   g_launches.store(0, std::memory_order_relaxed);
@@ -55,13 +59,6 @@ void record_transfer(bool to_device, std::size_t bytes, double seconds, const ch
     std::fprintf(stderr, "ferry: %-24s %s %12zu bytes %10.3f ms %8.2f GB/s\n", kernel,
                  to_device ? "H2D" : "D2H", bytes, seconds * 1e3,
                  seconds > 0 ? bytes / seconds * 1e-9 : 0.0);
-}
-
-void record_avoided(std::size_t count, std::size_t bytes) {
-  if (count == 0) return;
-  std::lock_guard lock(g_stats_mutex);
-  g_stats.avoided_count += count;
-  g_stats.avoided_bytes += bytes;
 }
 
 void record_allocation(std::size_t bytes, const char* kernel) {

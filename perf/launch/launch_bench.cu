@@ -20,6 +20,7 @@
 //   --reps R     launches per pass and form (default 200; at most 1000)
 //   --n N        indices per launch (default 256)
 //   --csv FILE   CSV output (default launch-bench.csv)
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -47,6 +48,14 @@ using cp = const double*;
 void check(cudaError_t status, const char* call) {
   if (status != cudaSuccess)
     throw std::runtime_error(std::string(call) + " failed: " + cudaGetErrorString(status));
+}
+/// Throws std::runtime_error unless a driver call returned CUDA_SUCCESS.
+void drv(CUresult status) {
+  if (status != CUDA_SUCCESS) {
+    const char* what = "unknown error";
+    cuGetErrorString(status, &what);
+    throw std::runtime_error(std::string("cuLaunchKernel failed: ") + what);
+  }
 }
 
 // --- the kernels: y[i] += (sum of the read arrays at i), in three sizes
@@ -240,6 +249,10 @@ int run(int argc, char** argv) {
   }
   const auto& A = d.a;
   auto& Y = d.y;
+  // The raw kernels' driver handles, looked up once (the "drv" forms).
+  cudaFunction_t f1 = nullptr, f16 = nullptr;
+  check(cudaGetFuncBySymbol(&f1, reinterpret_cast<const void*>(&raw1)), "cudaGetFuncBySymbol");
+  check(cudaGetFuncBySymbol(&f16, reinterpret_cast<const void*>(&raw16)), "cudaGetFuncBySymbol");
 
   std::vector<form> forms = {
       {"ferry", 1, [&] { ferry::launch(ferry::range{n}, k1{}, ferry::elementwise(Y)); }},
@@ -266,6 +279,71 @@ int run(int argc, char** argv) {
                                      q[9], q[10], q[11], q[12], q[13], q[14], n);
        }},
       {"raw-fat", 16, [&] { raw16fat<<<grid, 256, 0, st>>>(y_dev, fat, n); }},
+      // What a launch costs in its parts, on the raw kernels: the error check after it, a
+      // profiler range around it, the runtime's launch call with an argument array, and the
+      // driver's, with the kernel's handle looked up once ("drv") and with the parameters
+      // packed in one buffer ("drv-buf").
+      {"raw+err", 1,
+       [&] {
+         raw1<<<grid, 256, 0, st>>>(y_dev, n);
+         check(cudaGetLastError(), "raw1");
+       }},
+      {"raw+nvtx", 1,
+       [&] {
+         ferry::detail::gpu::range_push("raw1");
+         raw1<<<grid, 256, 0, st>>>(y_dev, n);
+         ferry::detail::gpu::range_pop();
+       }},
+      {"api", 1,
+       [&] {
+         void* p[] = {&y_dev, &n};
+         check(cudaLaunchKernel(reinterpret_cast<const void*>(&raw1), dim3(grid), dim3(256), p, 0,
+                                st),
+               "cudaLaunchKernel");
+       }},
+      {"drv", 1,
+       [&] {
+         void* p[] = {&y_dev, &n};
+         drv(cuLaunchKernel(f1, grid, 1, 1, 256, 1, 1, 0, st, p, nullptr));
+       }},
+      {"drv-buf", 1,
+       [&] {
+         struct {
+           double* y;
+           index n;
+         } buf{y_dev, n};
+         std::size_t size = sizeof buf;
+         void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
+                          CU_LAUNCH_PARAM_END};
+         drv(cuLaunchKernel(f1, grid, 1, 1, 256, 1, 1, 0, st, nullptr, extra));
+       }},
+      {"api", 16,
+       [&] {
+         void* p[] = {&y_dev, &q[0], &q[1],  &q[2],  &q[3],  &q[4],  &q[5],  &q[6], &q[7],
+                      &q[8],  &q[9], &q[10], &q[11], &q[12], &q[13], &q[14], &n};
+         check(cudaLaunchKernel(reinterpret_cast<const void*>(&raw16), dim3(grid), dim3(256), p, 0,
+                                st),
+               "cudaLaunchKernel");
+       }},
+      {"drv", 16,
+       [&] {
+         void* p[] = {&y_dev, &q[0], &q[1],  &q[2],  &q[3],  &q[4],  &q[5],  &q[6], &q[7],
+                      &q[8],  &q[9], &q[10], &q[11], &q[12], &q[13], &q[14], &n};
+         drv(cuLaunchKernel(f16, grid, 1, 1, 256, 1, 1, 0, st, p, nullptr));
+       }},
+      {"drv-buf", 16,
+       [&] {
+         struct {
+           double* y;
+           const double* a[15];
+           index n;
+         } buf{y_dev, {}, n};
+         for (std::size_t k = 0; k < q.size(); ++k) buf.a[k] = q[k];
+         std::size_t size = sizeof buf;
+         void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
+                          CU_LAUNCH_PARAM_END};
+         drv(cuLaunchKernel(f16, grid, 1, 1, 256, 1, 1, 0, st, nullptr, extra));
+       }},
   };
 
   // Which data each form updates (its expected values are accounted there).
@@ -315,13 +393,14 @@ int run(int argc, char** argv) {
          "enqueue_min_over_raw,loop_min_over_raw\n";
   std::printf("ferry-launch-bench: n = %lld, %d launches per pass, %d passes (minimum | median)\n",
               static_cast<long long>(n), reps, passes);
-  std::printf("%-7s %4s  %20s  %20s  %11s  %9s\n", "form", "args", "enqueue us/launch",
+  std::printf("%-8s %4s  %20s  %20s  %11s  %9s\n", "form", "args", "enqueue us/launch",
               "loop us/launch", "enq/raw", "loop/raw");
   for (std::size_t fi = 0; fi < forms.size(); ++fi) {
-    const std::size_t raw = std::min<std::size_t>(fi - fi % 3 + 2, 8);  // raw, same arguments
+    std::size_t raw = 0;  // the raw form with the same arguments
+    while (!(forms[raw].name == "raw" && forms[raw].args == forms[fi].args)) ++raw;
     const double e = min_of(t[fi].enqueue_us), l = min_of(t[fi].loop_us);
     const double er = e / min_of(t[raw].enqueue_us), lr = l / min_of(t[raw].loop_us);
-    std::printf("%-7s %4d  %9.3f | %8.3f  %9.3f | %8.3f  %11.3f  %9.3f\n", forms[fi].name.c_str(),
+    std::printf("%-8s %4d  %9.3f | %8.3f  %9.3f | %8.3f  %11.3f  %9.3f\n", forms[fi].name.c_str(),
                 forms[fi].args, e, median_of(t[fi].enqueue_us), l, median_of(t[fi].loop_us), er,
                 lr);
     out << forms[fi].name << ',' << forms[fi].args << ',' << n << ',' << reps << ',' << passes

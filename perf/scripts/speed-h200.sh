@@ -18,7 +18,8 @@
 #      nsys-reduce (or ncu-reduce): CUDA API calls and kernel times of small reductions;
 #      ncu-hydro2d: issue, stall, occupancy and memory sections of HYDRO_2D's kernels;
 #   8. sass: registers and instruction counts per kernel entry of ferry-perf (cuobjdump).
-# Prints a short table last: per kernel, ferry_B / base_cuda and ferry_B / ferry_C.
+# Prints a short table last: per kernel, ferry_B / base_cuda and ferry_B / ferry_C; then packs
+# OUTDIR into OUTDIR.tar.gz.
 # Exit status: 0 when every step ran and passed.
 set -uo pipefail
 bindir=${1:?usage: speed-h200.sh BINDIR OUTDIR [NPASSES]}
@@ -97,4 +98,7 @@ echo "steps:"; printf '  %s\n' "${summary[@]}"
 [[ -f $out/reduce.csv ]] && { echo "ferry::sum / CUB:"; cut -d, -f1- "$out/reduce.csv" | head -12; }
 [[ -f $out/launch-bench.csv ]] && { echo "host us per launch:"; cut -d, -f1,2,6,10 "$out/launch-bench.csv"; }
 [[ -f $out/suite.csv ]] && python3 "$here/summarize.py" "$out/suite.csv" | head -60
+# Everything in one archive beside OUTDIR: a file per step and per bounds round is more files
+# than some transports bring back.
+tar -C "$(dirname "$out")" -czf "$out.tar.gz" "$(basename "$out")" && echo "archive: $out.tar.gz"
 exit $status

@@ -12,6 +12,8 @@
 //    element type larger than the sink (checked at the access instead), and a block-shared
 //    view of ferry::launch_blocks;
 //  * a block launch may use more block-shared memory than CUDA's 48 KiB static limit;
+//  * a launch from a fresh host thread runs when all its data is resident (the thread has made
+//    no runtime call, so no context is current there before the launch);
 //  * ferry::unsafe::shuffle_down moves values of any size between the lanes of a warp of
 //    ferry::unsafe::warp_size lanes, and a warp fold written with it sums each warp's lanes.
 // Without a GPU every test skips.
@@ -24,6 +26,7 @@
 #include <numeric>
 #include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -395,6 +398,38 @@ TEST(cuda_device, staged_transfers_are_byte_exact) {
     w.release();
     for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(dst[i], src[i] + 1) << "n=" << n << " i=" << i;
   }
+}
+
+/// Sums x into s, with x resident: a launch that makes no runtime call of its own before the
+/// kernel.
+void sum_resident(const std::vector<double>& x, double& s) {
+  ferry::launch(
+      {.name = "sum_resident"}, ferry::range{static_cast<ferry::index>(x.size())},
+      [] FERRY_KERNEL(ferry::index i, ferry::view<const double> v,
+                      ferry::reducer<double, ferry::plus> sum) { sum += v[i]; },
+      std::as_const(x), ferry::sum(s));
+}
+
+// The CUDA backend launches through the driver, which needs a current context on the calling
+// thread. A new host thread whose launch finds every argument resident has made no runtime
+// call yet, so no context is current there: its first launch must still run.
+TEST(cuda_device, launches_from_a_fresh_host_thread_on_resident_data_run) {
+  REQUIRE_GPU();
+  const ferry::index n = 100'003;
+  std::vector<double> in(n), out(n, -1.0);
+  for (ferry::index i = 0; i < n; ++i) in[i] = static_cast<double>(i % 977);
+  auto r_in = ferry::preload(std::as_const(in));
+  auto r_out = ferry::preload_mut(out);
+  double s = 0;
+  std::thread([&] { scale_by_two("fresh_thread_scale", out, in); }).join();
+  std::thread([&] { sum_resident(in, s); }).join();
+  r_out.release();
+  double ref = 0;
+  for (ferry::index i = 0; i < n; ++i) {
+    ASSERT_EQ(out[i], 2.0 * in[i]) << "i=" << i;
+    ref += in[i];
+  }
+  EXPECT_EQ(s, ref);  // integers in double: exact in any order
 }
 
 TEST(cuda_device, reductions_and_atomics_match_a_sequential_reference) {

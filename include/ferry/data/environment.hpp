@@ -227,9 +227,9 @@ class launch_mapping {
 
 /// Records a transfer in the statistics and the FERRY_INFO log.
 void record_transfer(bool to_device, std::size_t bytes, double seconds, const char* kernel);
-/// Records `count` transfers of `bytes` bytes in all avoided thanks to residency (one call per
-/// launch: the statistics lock is taken once, not once per argument).
-void record_avoided(std::size_t count, std::size_t bytes);
+/// Transfers avoided thanks to residency so far, as (count, bytes); `reset` zeroes both. Launches
+/// count them under the residency table's lock, which they hold anyway (no statistics lock).
+std::pair<std::uint64_t, std::uint64_t> avoided_copies(bool reset);
 /// Records a device allocation.
 void record_allocation(std::size_t bytes, const char* kernel);
 /// Records a launch (and logs it when FERRY_INFO=1).

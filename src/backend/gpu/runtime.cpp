@@ -22,6 +22,13 @@
 #include "ferry/data/environment.hpp"
 #include "reduction_pool.hpp"
 
+#if FERRY_GPU_DRIVER_LAUNCH
+// The driver API's types and function-pointer types only: its functions are reached through
+// cudaGetDriverEntryPointByVersion, so nothing links libcuda (a CPU-only machine runs host
+// backends of a CUDA build without a driver installed).
+#include <cudaTypedefs.h>
+#endif
+
 namespace ferry::detail {
 namespace {
 
@@ -40,6 +47,33 @@ std::string fault_hint(cudaError_t e) {
          "or atomic_add target) ends a kernel this way, as does a read through a read-only view "
          "far outside it";
 }
+
+#if FERRY_GPU_DRIVER_LAUNCH
+/// The driver's cuLaunchKernel (version 4.0's signature, current in CUDA 13).
+using driver_launch_fn = PFN_cuLaunchKernel_v4000;
+
+/// The driver function `name` as of CUDA 12.0's API; throws backend_error if the driver lacks it.
+void* driver_entry(const char* name) {
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+  const cudaError_t e =
+      cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &found);
+  if (e != cudaSuccess || found != cudaDriverEntryPointSuccess || fn == nullptr) {
+    static_cast<void>(cudaGetLastError());
+    throw backend_error("", std::string("the CUDA driver has no ") + name +
+                                " (CUDA 12.0 API): update the NVIDIA driver");
+  }
+  return fn;
+}
+driver_launch_fn load_driver_launch() {
+  return reinterpret_cast<driver_launch_fn>(driver_entry("cuLaunchKernel"));
+}
+#else
+using driver_launch_fn = void*;
+driver_launch_fn load_driver_launch() {
+  return nullptr;
+}
+#endif
 
 class gpu_device final : public device_runtime {
  public:
@@ -64,6 +98,7 @@ class gpu_device final : public device_runtime {
     check(cudaMemPoolSetAttribute(pool_, cudaMemPoolAttrReleaseThreshold, &threshold),
           "cudaMemPoolSetAttribute");
     engine_ = std::make_unique<gpu::transfer_engine>(gpu::transfer_config::defaults(), device_);
+    launch_ = load_driver_launch();
   }
 
   const char* name() const override { return to_string(device_backend_id); }
@@ -151,6 +186,9 @@ class gpu_device final : public device_runtime {
   /// The kernel launched last (noted by after_launch), "" before the first.
   const char* last_kernel() const { return last_kernel_.load(std::memory_order_relaxed); }
   gpu::reduction_pool& reductions() { return reductions_; }
+  int device() const { return device_; }
+  /// The driver's cuLaunchKernel (CUDA; nullptr on backends that launch with <<<...>>>).
+  driver_launch_fn driver_launch() const { return launch_; }
 
   void check(cudaError_t e, const char* call) const {
     if (e == cudaSuccess) return;
@@ -170,6 +208,7 @@ class gpu_device final : public device_runtime {
   // their messages (a plain pointer would be a data race).
   std::atomic<const char*> last_kernel_{""};
   const char* current_kernel_ = "";
+  driver_launch_fn launch_ = nullptr;
 };
 
 gpu_device& the_device() {
@@ -226,6 +265,79 @@ void after_launch(const char* kernel) {
     msg += " (the fault may come from the previous kernel, '" + std::string(previous) + "')";
   throw device_error(kernel, msg);
 }
+
+#if FERRY_GPU_DRIVER_LAUNCH
+cudaFunction_t kernel_handle(const void* stub, const char* kernel) {
+  gpu_device& d = the_device();
+  cudaFunction_t f = nullptr;
+  const cudaError_t e = cudaGetFuncBySymbol(&f, stub);
+  if (e != cudaSuccess) {
+    static_cast<void>(cudaGetLastError());
+    // No image of the kernel for this device (a fat binary without its architecture), or a
+    // sticky fault of an earlier kernel.
+    if (e == cudaErrorInvalidDeviceFunction || e == cudaErrorNoKernelImageForDevice ||
+        e == cudaErrorSymbolNotFound)
+      throw launch_error(kernel, cuda_message("cudaGetFuncBySymbol", e) +
+                                     "; the build has no code for this device (" + d.description() +
+                                     "): add its architecture to "
+                                     "CMAKE_CUDA_ARCHITECTURES");
+    throw device_error(kernel, cuda_message("cudaGetFuncBySymbol", e) + fault_hint(e));
+  }
+  return f;
+}
+
+namespace {
+/// The name and text of a driver result, e.g. "CUDA_ERROR_INVALID_VALUE (invalid argument)".
+std::string driver_message(CUresult r) {
+  static const auto name =
+      reinterpret_cast<PFN_cuGetErrorName_v6000>(driver_entry("cuGetErrorName"));
+  static const auto text =
+      reinterpret_cast<PFN_cuGetErrorString_v6000>(driver_entry("cuGetErrorString"));
+  const char* n = "unknown CUresult";
+  const char* t = "no description";
+  static_cast<void>(name(r, &n));
+  static_cast<void>(text(r, &t));
+  return std::string("cuLaunchKernel failed: ") + n + " (" + t + ")";
+}
+
+/// Throws the error of a launch the driver refused (cold: runs only after a failure).
+[[noreturn]] void launch_failed(const char* kernel, const char* previous, CUresult r) {
+  if (r == CUDA_ERROR_INVALID_VALUE || r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES ||
+      r == CUDA_ERROR_INVALID_HANDLE)
+    throw launch_error(kernel, driver_message(r));
+  // Execution faults are asynchronous and sticky: one of an earlier kernel (e.g. a trapped
+  // bounds check in a launch on resident data, which copies nothing back) surfaces here. The
+  // driver's codes of these faults are the runtime's (cuda.h and driver_types.h give both 700,
+  // 715 and 719).
+  std::string msg = driver_message(r) + fault_hint(static_cast<cudaError_t>(r));
+  if (*previous)
+    msg += " (the fault may come from the previous kernel, '" + std::string(previous) + "')";
+  throw device_error(kernel, msg);
+}
+}  // namespace
+
+void launch_handle(cudaFunction_t f, const char* kernel, dim3 grid, dim3 block, unsigned shared,
+                   cudaStream_t st, void** params) {
+  gpu_device& d = the_device();
+  const char* previous = d.last_kernel();
+  d.note_kernel(kernel);
+  const auto launch = [&] {
+    return d.driver_launch()(f, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, st,
+                             params, nullptr);
+  };
+  CUresult r = launch();
+  if (r == CUDA_SUCCESS) [[likely]]
+    return;
+  if (r == CUDA_ERROR_INVALID_CONTEXT) {
+    // A host thread that has made no runtime call yet (its launches found everything resident)
+    // has no current context: the runtime makes the device's primary context current, as its
+    // own launch would have.
+    if (cudaSetDevice(d.device()) == cudaSuccess) r = launch();
+    if (r == CUDA_SUCCESS) return;
+  }
+  launch_failed(kernel, previous, r);
+}
+#endif
 
 reduction_scratch& acquire_reduction_scratch(std::size_t device_bytes, std::size_t host_bytes,
                                              const char* kernel) {

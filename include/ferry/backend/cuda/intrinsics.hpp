@@ -22,6 +22,10 @@
 /// __launch_bounds__(256), or fewer (perf/NOTES.md, "One 1D kernel").
 #define FERRY_ANY_BLOCK_BOUNDS
 
+/// Kernels launch through the driver's cuLaunchKernel with a handle kept per kernel
+/// (gpu/launch.hpp, launcher), not through <<<...>>>.
+#define FERRY_GPU_DRIVER_LAUNCH 1
+
 namespace ferry::detail::gpu {
 
 /// Threads per warp: the unit the block folds shuffle within and the x extent of the default

@@ -95,8 +95,8 @@ void execute_blocks(const char* name, const Geometry& g, const Kernel& kern, con
   const dim3 grid(static_cast<unsigned>(g.blocks[0]), static_cast<unsigned>(g.blocks[1]),
                   static_cast<unsigned>(g.blocks[2]));
   const dim3 block(Blocked::bx, Blocked::by, Blocked::bz);
-  f<<<grid, block, bytes, stream()>>>(g, kern, bound);
-  after_launch(name);
+  static kernel_ref ref;
+  launch_kernel(ref, f, name, grid, block, static_cast<unsigned>(bytes), stream(), g, kern, bound);
 }
 
 }  // namespace ferry::detail::gpu

@@ -5,6 +5,7 @@
 // backend (FERRY_DEVICE_TU).
 #pragma once
 
+#include <atomic>
 #include <cstring>
 #include <new>
 #include <tuple>
@@ -39,6 +40,56 @@ std::size_t max_block_shared_bytes();
 template <class Blocked, class Kernel, class Bound, class States, class PhaseArgs, class AllArgs,
           class Geometry>
 void execute_blocks(const char* name, const Geometry& g, const Kernel& kern, const Bound& bound);
+
+#if FERRY_GPU_DRIVER_LAUNCH
+/// The driver's handle of a kernel, from its host stub (CUDA: cudaGetFuncBySymbol). Throws
+/// backend_error without a device, launch_error naming `kernel` if the device has no image of it.
+cudaFunction_t kernel_handle(const void* stub, const char* kernel);
+/// Launches kernel `f` on `st` with grid x block threads, `shared` bytes of dynamic shared
+/// memory and `params` (one pointer per kernel parameter, to a value of that parameter's type),
+/// through the driver's cuLaunchKernel; notes `kernel` for fault reports. Its return code is the
+/// launch's check (no cudaGetLastError). Throws launch_error (configuration refused) or
+/// device_error (a fault, also one of an earlier kernel, which is sticky).
+void launch_handle(cudaFunction_t f, const char* kernel, dim3 grid, dim3 block, unsigned shared,
+                   cudaStream_t st, void** params);
+#endif
+
+/// One kernel's driver handle (backends with FERRY_GPU_DRIVER_LAUNCH), looked up at its first
+/// launch. Zero-initialised: a launch site's function-local static of it needs no guard.
+struct kernel_ref {
+#if FERRY_GPU_DRIVER_LAUNCH
+  std::atomic<cudaFunction_t> handle{nullptr};
+#endif
+};
+
+/// Launches kernel `f` with grid x block threads and `shared` bytes of dynamic shared memory on
+/// `st`, each argument converted to f's parameter type; `ref` is the launch site's (a static of
+/// the caller, one per kernel). Throws launch_error / device_error naming `kernel`.
+/// Backends that define FERRY_GPU_DRIVER_LAUNCH (CUDA) go through the driver: f's handle is
+/// looked up once and kept in `ref`, and the launch call's return code is the check. On the H200
+/// a raw kernel launched this way took 0.15 to 0.3 us less host time than the same <<<...>>>
+/// launch, and the cudaGetLastError that a <<<...>>> launch needs cost 0.05 to 0.1 us more
+/// (perf/results/launch-api-h200-2026-12-01, perf/NOTES.md "Launch through the driver").
+/// The other backends launch with <<<...>>> and check with after_launch.
+template <class... P>
+FERRY_INLINE void launch_kernel(kernel_ref& ref, void (*f)(P...), const char* kernel, dim3 grid,
+                                dim3 block, unsigned shared, cudaStream_t st,
+                                std::type_identity_t<P>... args) {
+#if FERRY_GPU_DRIVER_LAUNCH
+  cudaFunction_t h = ref.handle.load(std::memory_order_acquire);
+  if (h == nullptr) {
+    // Two threads may both look it up at a kernel's first launch: they store the same handle.
+    h = kernel_handle(reinterpret_cast<const void*>(f), kernel);
+    ref.handle.store(h, std::memory_order_release);
+  }
+  void* params[] = {static_cast<void*>(&args)...};
+  launch_handle(h, kernel, grid, block, shared, st, params);
+#else
+  static_cast<void>(ref);
+  f<<<grid, block, shared, st>>>(args...);
+  after_launch(kernel);
+#endif
+}
 
 /// Profiler range for the lifetime of the object (CUDA: an NVTX range, shows launches in Nsight
 /// timelines; range_push in the backend's intrinsics.hpp).
@@ -137,6 +188,32 @@ __global__ void kernel_3d(range3d s, K k, Bound b, P* __restrict__... q) {
     invoke_kernel(k, index3{i, j0, k0}, rb, st, seq, &fault);
   }
   trap_on_fault(fault);
+}
+
+/// Launches kernel_1d over [begin, end). Its address is taken through a C-style cast to its type,
+/// spelled out, as nvcc's own launch stubs do: GCC (nvcc's host compiler) finds no match for the
+/// plain address of a function template specialization whose parameter pack is __restrict__.
+template <class K, class Bound, class States, class... P>
+void launch_1d(const char* name, dim3 grid, dim3 block, cudaStream_t st, index begin, index end,
+               const K& k, const Bound& b, P*... q) {
+  using F = void (*)(index, index, K, Bound, P* __restrict__...);
+  static kernel_ref ref;
+  launch_kernel(ref, (F)kernel_1d<K, Bound, States, P...>, name, grid, block, 0, st, begin, end, k,
+                b, q...);
+}
+
+/// Launches kernel_2d (range2d) or kernel_3d (range3d), as launch_1d does kernel_1d.
+template <bool Strided, class States, class Space, class K, class Bound, class... P>
+void launch_nd(const char* name, dim3 grid, dim3 block, cudaStream_t st, const Space& space,
+               const K& k, const Bound& b, P*... q) {
+  using F = void (*)(Space, K, Bound, P* __restrict__...);
+  static kernel_ref ref;
+  if constexpr (Space::rank == 2)
+    launch_kernel(ref, (F)kernel_2d<Strided, K, Bound, States, P...>, name, grid, block, 0, st,
+                  space, k, b, q...);
+  else
+    launch_kernel(ref, (F)kernel_3d<Strided, K, Bound, States, P...>, name, grid, block, 0, st,
+                  space, k, b, q...);
 }
 
 /// Index of the l-th point (i fastest) of a space, for the grid-stride reduction kernel.
@@ -320,9 +397,9 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
                                      name)};
     auto* partials = static_cast<States*>(held.s.device);
     States* result = partials + max_grid;
-    kernel_reduce<B, Ops>
-        <<<grid, B, 0, st>>>(space, k, bound, states, partials, result, held.s.counter);
-    after_launch(name);
+    static kernel_ref ref;
+    launch_kernel(ref, &kernel_reduce<B, Ops, Space, K, Bound, States>, name, dim3(grid), dim3(B),
+                  0, st, space, k, bound, states, partials, result, held.s.counter);
     read_reduction_result(held.s, result, sizeof(States), name);
     std::memcpy(static_cast<void*>(&states), held.s.host, sizeof(States));
     return;
@@ -330,7 +407,8 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
     const int threads = block <= 0 ? default_block : block;
     const unsigned grid = x_grid(name, space.size(), static_cast<unsigned>(threads));
     with_restrict_bases(bound, [&](auto*... q) {
-      kernel_1d<K, Bound, States><<<grid, threads, 0, st>>>(space.begin, space.end, k, bound, q...);
+      launch_1d<K, Bound, States>(name, dim3(grid), dim3(static_cast<unsigned>(threads)), st,
+                                  space.begin, space.end, k, bound, q...);
     });
   } else if constexpr (Space::rank == 2) {
     const launch_shape sh = shape_2d(space.extent_i(), space.extent_j(), block, warp_size);
@@ -338,9 +416,9 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
     const dim3 blk(sh.block.x, sh.block.y), grid(sh.grid.x, sh.grid.y);
     with_restrict_bases(bound, [&](auto*... q) {
       if (!sh.strided)
-        kernel_2d<false, K, Bound, States><<<grid, blk, 0, st>>>(space, k, bound, q...);
+        launch_nd<false, States>(name, grid, blk, st, space, k, bound, q...);
       else
-        kernel_2d<true, K, Bound, States><<<grid, blk, 0, st>>>(space, k, bound, q...);
+        launch_nd<true, States>(name, grid, blk, st, space, k, bound, q...);
     });
   } else {
     const launch_shape sh =
@@ -349,12 +427,11 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
     const dim3 blk(sh.block.x, sh.block.y, sh.block.z), grid(sh.grid.x, sh.grid.y, sh.grid.z);
     with_restrict_bases(bound, [&](auto*... q) {
       if (!sh.strided)
-        kernel_3d<false, K, Bound, States><<<grid, blk, 0, st>>>(space, k, bound, q...);
+        launch_nd<false, States>(name, grid, blk, st, space, k, bound, q...);
       else
-        kernel_3d<true, K, Bound, States><<<grid, blk, 0, st>>>(space, k, bound, q...);
+        launch_nd<true, States>(name, grid, blk, st, space, k, bound, q...);
     });
   }
-  after_launch(name);
 }
 
 /// Raw kernel of ferry::unsafe::launch: Index is ferry::unsafe::thread_index.
@@ -374,8 +451,9 @@ template <class Index, class K, class... A>
 void execute_unsafe(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                     const K& k, const A&... args) {
   nvtx_range range("ferry::unsafe::launch");
-  kernel_unsafe<Index, K, A...><<<dim3(gx, gy, gz), dim3(bx, by, bz), 0, stream()>>>(k, args...);
-  after_launch("ferry::unsafe::launch");
+  static kernel_ref ref;
+  launch_kernel(ref, &kernel_unsafe<Index, K, A...>, "ferry::unsafe::launch", dim3(gx, gy, gz),
+                dim3(bx, by, bz), 0, stream(), k, args...);
 }
 
 }  // namespace ferry::detail::gpu

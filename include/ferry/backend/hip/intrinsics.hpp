@@ -93,6 +93,10 @@
 /// AMDGPU default is already 1 to 1024 threads per block).
 #define FERRY_ANY_BLOCK_BOUNDS
 
+/// Kernels launch with <<<...>>> and are checked with hipGetLastError (gpu/launch.hpp,
+/// launcher); the driver-handle path of the CUDA backend was measured on NVIDIA only.
+#define FERRY_GPU_DRIVER_LAUNCH 0
+
 namespace ferry::detail::gpu {
 
 /// Threads per wavefront: the unit the block folds shuffle within and the x extent of the

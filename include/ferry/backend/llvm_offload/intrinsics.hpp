@@ -418,3 +418,7 @@ __device__ FERRY_INLINE int atomicMax(int* p, int v) {
 #else
 #define FERRY_ANY_BLOCK_BOUNDS
 #endif
+
+/// Kernels launch with <<<...>>>, which this mode lowers to liboffload's launch call, and are
+/// checked with after_launch (gpu/launch.hpp, launcher).
+#define FERRY_GPU_DRIVER_LAUNCH 0
