@@ -13,6 +13,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -361,43 +362,65 @@ void check_inflight_writers(table& t, const void* p, std::size_t n, const char* 
 }
 }  // namespace
 
+namespace {
+/// Throws the aliasing_error of two launch regions that overlap (at least one written).
+[[noreturn]] void throw_overlap(const char* kernel, const arg_region& ra, const arg_region& rb) {
+  const auto* a0 = static_cast<const std::byte*>(ra.r.host);
+  const auto* b0 = static_cast<const std::byte*>(rb.r.host);
+  const auto* lo = std::max(a0, b0);
+  const auto* hi = std::min(a0 + ra.r.bytes, b0 + rb.r.bytes);
+  throw aliasing_error(kernel, "arguments " + std::to_string(ra.arg) + " (" + ra.what + ") and " +
+                                   std::to_string(rb.arg) + " (" + rb.what + ") overlap in " +
+                                   std::to_string(hi - lo) + " bytes at " + range_text(lo, hi - lo) +
+                                   " and at least one of them is written: the kernel would race. "
+                                   "Pass the memory once, or split it into disjoint parts");
+}
+
+/// Whether two regions overlap and at least one of them is written.
+bool conflict(const arg_region& ra, const arg_region& rb) {
+  return (is_writable(ra.r.mode) || is_writable(rb.r.mode)) &&
+         overlap(ra.r.host, ra.r.bytes, rb.r.host, rb.r.bytes);
+}
+}  // namespace
+
 void check_aliasing(const char* kernel, std::span<const arg_region> regions) {
   // Only pairs with a written region can race. Most launches write one or two of many regions,
   // so each region is compared with the written regions after it (all regions after it, when it
   // is written itself): the pairs are visited in the same order as by the plain double loop, so
-  // the first overlap reported is the same, at a fraction of the compares.
+  // the first overlap reported is the same, at a fraction of the compares. Each region's byte
+  // range is read once into [lo, hi) (an empty one as lo = max, hi = 0, which overlaps nothing),
+  // so a compare is two integer tests.
   constexpr std::size_t max_listed = 64;
+  const std::size_t n = regions.size();
+  if (n > max_listed) {
+    for (std::size_t a = 0; a < n; ++a)
+      for (std::size_t b = a + 1; b < n; ++b)
+        if (conflict(regions[a], regions[b])) throw_overlap(kernel, regions[a], regions[b]);
+    return;
+  }
+  std::uintptr_t lo[max_listed], hi[max_listed];
   std::size_t written[max_listed];
   std::size_t n_written = 0;
-  bool listed = regions.size() <= max_listed;
-  if (listed)
-    for (std::size_t i = 0; i < regions.size(); ++i)
-      if (regions[i].r.bytes != 0 && is_writable(regions[i].r.mode)) written[n_written++] = i;
-  if (listed && n_written == 0) return;
-  auto check_pair = [&](const arg_region& ra, const arg_region& rb) {
-    if (rb.r.bytes == 0) return;
-    if (!is_writable(ra.r.mode) && !is_writable(rb.r.mode)) return;
-    const auto* a0 = static_cast<const std::byte*>(ra.r.host);
-    const auto* b0 = static_cast<const std::byte*>(rb.r.host);
-    const auto* lo = std::max(a0, b0);
-    const auto* hi = std::min(a0 + ra.r.bytes, b0 + rb.r.bytes);
-    if (lo < hi)
-      throw aliasing_error(
-          kernel, "arguments " + std::to_string(ra.arg) + " (" + ra.what + ") and " +
-                      std::to_string(rb.arg) + " (" + rb.what + ") overlap in " +
-                      std::to_string(hi - lo) + " bytes at " + range_text(lo, hi - lo) +
-                      " and at least one of them is written: the kernel would race. Pass the "
-                      "memory once, or split it into disjoint parts");
-  };
+  for (std::size_t i = 0; i < n; ++i) {
+    const region& r = regions[i].r;
+    const auto p = reinterpret_cast<std::uintptr_t>(r.host);
+    lo[i] = r.bytes != 0 ? p : UINTPTR_MAX;
+    hi[i] = r.bytes != 0 ? p + r.bytes : 0;
+    if (r.bytes != 0 && is_writable(r.mode)) written[n_written++] = i;
+  }
+  if (n_written == 0) return;
   std::size_t next_written = 0;  // first entry of `written` after the current region
-  for (std::size_t a = 0; a < regions.size(); ++a) {
-    const auto& ra = regions[a];
-    while (listed && next_written < n_written && written[next_written] <= a) ++next_written;
-    if (ra.r.bytes == 0) continue;
-    if (!listed || is_writable(ra.r.mode)) {
-      for (std::size_t b = a + 1; b < regions.size(); ++b) check_pair(ra, regions[b]);
+  for (std::size_t a = 0; a + 1 < n; ++a) {
+    while (next_written < n_written && written[next_written] <= a) ++next_written;
+    if (next_written == n_written && !is_writable(regions[a].r.mode)) break;  // nothing left
+    if (is_writable(regions[a].r.mode)) {
+      for (std::size_t b = a + 1; b < n; ++b)
+        if (lo[a] < hi[b] && lo[b] < hi[a]) throw_overlap(kernel, regions[a], regions[b]);
     } else {
-      for (std::size_t w = next_written; w < n_written; ++w) check_pair(ra, regions[written[w]]);
+      for (std::size_t w = next_written; w < n_written; ++w) {
+        const std::size_t b = written[w];
+        if (lo[a] < hi[b] && lo[b] < hi[a]) throw_overlap(kernel, regions[a], regions[b]);
+      }
     }
   }
 }
@@ -558,7 +581,12 @@ std::size_t resident_count() {
 launch_mapping::launch_mapping(device_runtime* rt, const char* kernel,
                                std::span<const arg_region> regions, void** out,
                                std::span<const arg_region> targets)
-    : rt_(rt), kernel_(kernel), regions_(regions), targets_(targets), out_(out) {
+    : rt_(rt),
+      kernel_(kernel),
+      regions_(regions),
+      targets_(targets),
+      out_(out),
+      checked_(is_checked(rt)) {
   if (regions.size() > max_slots)
     throw launch_error(kernel, "too many memory arguments in one launch (" +
                                    std::to_string(regions.size()) + ", at most " +
@@ -650,6 +678,7 @@ void launch_mapping::map(void** out) {
       out[i] = const_cast<std::byte*>(host);
       continue;
     }
+    ++n_transient_;  // before the allocation: cleanup() then looks at every slot that may hold one
     // Transient copy (interface A). allocate() is 256-byte aligned, enough for any element.
     slot& s = slots_[i];
     s.device_bytes = std::max<std::size_t>(ar.r.bytes, 1);
@@ -662,14 +691,14 @@ void launch_mapping::map(void** out) {
       // Never hand back memory nothing wrote: elements a write-only kernel leaves unwritten come
       // back as zero bytes (a device memset, far cheaper than the copy in it replaces), or, on
       // checked, as NaN poison so tests notice them.
-      rt_->fill(s.device, is_checked(rt_) ? 0xFF : 0, ar.r.bytes);
+      rt_->fill(s.device, checked_ ? 0xFF : 0, ar.r.bytes);
     } else if (end > b) {
       timed_copy(*rt_, true, s.device + b, host + b, end - b, kernel_);
     }
   }
   // Checked backend: remember what each read-only region holds, to catch a kernel that writes
   // through a view<const T> (a const_cast) - on a GPU that write would be silently lost.
-  if (is_checked(rt_))
+  if (checked_)
     for (std::size_t i = 0; i < n; ++i)
       if (!is_writable(regions_[i].r.mode))
         slots_[i].read_hash = hash_bytes(out[i], regions_[i].r.bytes);
@@ -679,7 +708,7 @@ void launch_mapping::finish(finish_hook before_unregister) {
   auto& t = the_table();
   const std::size_t n = regions_.size();
   int written_read_only = 0;  // argument position of a read-only region the kernel changed
-  if (is_checked(rt_))
+  if (checked_)
     for (std::size_t i = 0; i < n && !written_read_only; ++i)
       if (!is_writable(regions_[i].r.mode) &&
           hash_bytes(out_[i], regions_[i].r.bytes) != slots_[i].read_hash)
@@ -688,7 +717,7 @@ void launch_mapping::finish(finish_hook before_unregister) {
   bool notify = false;
   // Transient results go back while the launch is still registered: no other launch can touch
   // that host memory meanwhile.
-  for (std::size_t i = 0; i < n && !failure; ++i) {
+  for (std::size_t i = 0; i < n && n_transient_ != 0 && !failure; ++i) {
     const slot& s = slots_[i];
     const region& r = regions_[i].r;
     if (!s.device || !is_writable(r.mode)) continue;
@@ -776,11 +805,13 @@ void launch_mapping::cleanup() noexcept {
     }
     if (notify) t.unpinned.notify_all();
   }
+  if (n_transient_ == 0) return;
   for (std::size_t i = 0; i < regions_.size(); ++i)
     if (slots_[i].device) {
       rt_->deallocate(slots_[i].device, slots_[i].device_bytes);
       slots_[i].device = nullptr;
     }
+  n_transient_ = 0;
 }
 
 launch_mapping::~launch_mapping() {

@@ -1005,8 +1005,8 @@ void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel&
   // The block shape comes from Blocked; cfg.block is still refused outside 0 .. 1024, as by
   // every launch that takes a launch_config.
   detail::check_block_config(name, cfg.block);
-  if (const std::string msg = check_index_space(space.space); !msg.empty())
-    throw launch_error(name, "index space: " + msg);
+  if (!detail::index_space_ok(space.space))
+    throw launch_error(name, "index space: " + check_index_space(space.space));
   const backend b = current_backend();
   if (const std::string msg =
           detail::shared_size_problem(layout::bytes, detail::block_shared_limit(b), to_string(b));
@@ -1099,8 +1099,8 @@ void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel&
   using layout = ferry::detail::layout_of<Blocked::threads, typename Kernel::shared_list>;
   const char* name = cfg.name ? cfg.name : "ferry::unsafe::launch_blocks";
   ferry::detail::check_block_config(name, cfg.block);
-  if (const std::string msg = check_index_space(space.space); !msg.empty())
-    throw launch_error(name, "index space: " + msg);
+  if (!detail::index_space_ok(space.space))
+    throw launch_error(name, "index space: " + check_index_space(space.space));
   const backend b = current_backend();
   if (const std::string msg = ferry::detail::shared_size_problem(
           layout::bytes, ferry::detail::block_shared_limit(b), to_string(b));

@@ -304,8 +304,8 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
   // transfer is computed from them.
   // The fast checks decide; the messages are built only for a launch that fails them.
   detail::check_block_config(name, cfg.block);
-  if (const std::string msg = check_index_space(space); !msg.empty())
-    throw launch_error(name, "index space: " + msg);
+  if (!detail::index_space_ok(space))
+    throw launch_error(name, "index space: " + check_index_space(space));
   {
     int pos = 0;
     auto check = [&](const auto& a, auto tag) {
