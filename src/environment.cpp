@@ -371,7 +371,8 @@ namespace {
   const auto* hi = std::min(a0 + ra.r.bytes, b0 + rb.r.bytes);
   throw aliasing_error(kernel, "arguments " + std::to_string(ra.arg) + " (" + ra.what + ") and " +
                                    std::to_string(rb.arg) + " (" + rb.what + ") overlap in " +
-                                   std::to_string(hi - lo) + " bytes at " + range_text(lo, hi - lo) +
+                                   std::to_string(hi - lo) + " bytes at " +
+                                   range_text(lo, hi - lo) +
                                    " and at least one of them is written: the kernel would race. "
                                    "Pass the memory once, or split it into disjoint parts");
 }

@@ -218,8 +218,8 @@ class launch_mapping {
   std::span<const arg_region> targets_;
   void** out_ = nullptr;
   slot slots_[max_slots];
-  bool checked_ = false;          // rt_ is the checked backend's runtime (hashes regions)
-  std::size_t n_transient_ = 0;   // slots with a transient device copy (interface A)
+  bool checked_ = false;         // rt_ is the checked backend's runtime (hashes regions)
+  std::size_t n_transient_ = 0;  // slots with a transient device copy (interface A)
   bool registered_ = false;
   bool pinned_ = false;
   bool ran_ = false;  // mapped: the kernel may run (and write resident copies) from now on
