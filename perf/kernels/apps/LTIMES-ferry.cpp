@@ -77,10 +77,19 @@ void tiled_rep(const char* name, LTIMES& k) {
                 const ferry::index d0 = th.step * tile_d;
                 const ferry::index n = num_d - d0 < tile_d ? num_d - d0 : tile_d;
                 const ferry::index pair = th.local.j + tile_g * th.local.k;
-                // One check per window; the loop's own bound then proves each index.
-                const cview e = ell_s.subview(th.local.i * ell_stride, n);
-                const cview p = psi_s.subview(pair * tile_d, n);
-                for (ferry::index d = 0; d < n; ++d) sum += e[d] * p[d];
+                // One check per window. A full window has the constant extent tile_d, which
+                // proves each index of the loop (the checks fold away); a run-time extent does
+                // not, so the last, partial window of a num_d that is not a multiple of tile_d
+                // keeps its per-element checks.
+                if (n == tile_d) {
+                  const cview e = ell_s.subview(th.local.i * ell_stride, tile_d);
+                  const cview p = psi_s.subview(pair * tile_d, tile_d);
+                  for (ferry::index d = 0; d < tile_d; ++d) sum += e[d] * p[d];
+                } else {
+                  const cview e = ell_s.subview(th.local.i * ell_stride, n);
+                  const cview p = psi_s.subview(pair * tile_d, n);
+                  for (ferry::index d = 0; d < n; ++d) sum += e[d] * p[d];
+                }
               })),
           ferry::finish([] FERRY_KERNEL(const thread&, const Real_type& sum, Real_type& phi, cview,
                                         cview, ferry::index, ferry::index, ferry::index,
