@@ -1,6 +1,10 @@
 // ferry-launch-bench: the host cost of one launch, ferry::launch against ferry::unsafe::launch and
 // a hand-written <<<...>>> launch of the same kernel, with 1, 4 and 16 array arguments (and
-// "raw-fat": the 16-array raw kernel taking a parameter block as large as ferry's).
+// "raw-fat": the 16-array raw kernel taking a parameter block as large as ferry's). Further raw
+// forms time a launch's parts: "raw+err" (a cudaGetLastError after the launch), "raw+nvtx" (the
+// launch inside an NVTX range), "api" (cudaLaunchKernel with an argument array), "drv"
+// (cuLaunchKernel with the kernel's handle looked up once) and "drv-buf" (the same with the
+// parameters packed into one buffer). Ratios are to the <<<...>>> launch of the same arguments.
 //
 // Every array stays on the device (ferry: preload_mut for the written one, preload for the read
 // ones; unsafe and raw: ferry::unsafe::device_buffer), so a launch moves no data; the index space
@@ -20,8 +24,8 @@
 //   --reps R     launches per pass and form (default 200; at most 1000)
 //   --n N        indices per launch (default 256)
 //   --csv FILE   CSV output (default launch-bench.csv)
-#include <cuda.h>
 #include <cuda_runtime.h>
+#include <cudaTypedefs.h>
 
 #include <algorithm>
 #include <array>
@@ -49,11 +53,23 @@ void check(cudaError_t status, const char* call) {
   if (status != cudaSuccess)
     throw std::runtime_error(std::string(call) + " failed: " + cudaGetErrorString(status));
 }
+/// The driver function `name` (CUDA 12.0 API), reached through the runtime as ferry's CUDA
+/// backend does, so that the program links no libcuda.
+template <class F>
+F driver_function(const char* name) {
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+  check(cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &found), name);
+  if (found != cudaDriverEntryPointSuccess || fn == nullptr)
+    throw std::runtime_error(std::string("the CUDA driver has no ") + name);
+  return reinterpret_cast<F>(fn);
+}
+
 /// Throws std::runtime_error unless a driver call returned CUDA_SUCCESS.
 void drv(CUresult status) {
   if (status != CUDA_SUCCESS) {
     const char* what = "unknown error";
-    cuGetErrorString(status, &what);
+    driver_function<PFN_cuGetErrorString_v6000>("cuGetErrorString")(status, &what);
     throw std::runtime_error(std::string("cuLaunchKernel failed: ") + what);
   }
 }
@@ -253,6 +269,7 @@ int run(int argc, char** argv) {
   cudaFunction_t f1 = nullptr, f16 = nullptr;
   check(cudaGetFuncBySymbol(&f1, reinterpret_cast<const void*>(&raw1)), "cudaGetFuncBySymbol");
   check(cudaGetFuncBySymbol(&f16, reinterpret_cast<const void*>(&raw16)), "cudaGetFuncBySymbol");
+  const auto cuLaunchKernel = driver_function<PFN_cuLaunchKernel_v4000>("cuLaunchKernel");
 
   std::vector<form> forms = {
       {"ferry", 1, [&] { ferry::launch(ferry::range{n}, k1{}, ferry::elementwise(Y)); }},
