@@ -24,8 +24,8 @@
 //   --reps R     launches per pass and form (default 200; at most 1000)
 //   --n N        indices per launch (default 256)
 //   --csv FILE   CSV output (default launch-bench.csv)
-#include <cuda_runtime.h>
 #include <cudaTypedefs.h>
+#include <cuda_runtime.h>
 
 #include <algorithm>
 #include <array>
