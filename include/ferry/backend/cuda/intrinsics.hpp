@@ -23,7 +23,7 @@
 #define FERRY_ANY_BLOCK_BOUNDS
 
 /// Kernels launch through the driver's cuLaunchKernel with a handle kept per kernel
-/// (gpu/launch.hpp, launcher), not through <<<...>>>.
+/// (gpu/launch.hpp, launch_kernel), not through <<<...>>>.
 #define FERRY_GPU_DRIVER_LAUNCH 1
 
 namespace ferry::detail::gpu {

@@ -94,7 +94,7 @@
 #define FERRY_ANY_BLOCK_BOUNDS
 
 /// Kernels launch with <<<...>>> and are checked with hipGetLastError (gpu/launch.hpp,
-/// launcher); the driver-handle path of the CUDA backend was measured on NVIDIA only.
+/// launch_kernel); the driver-handle path of the CUDA backend was measured on NVIDIA only.
 #define FERRY_GPU_DRIVER_LAUNCH 0
 
 namespace ferry::detail::gpu {

@@ -420,5 +420,5 @@ __device__ FERRY_INLINE int atomicMax(int* p, int v) {
 #endif
 
 /// Kernels launch with <<<...>>>, which this mode lowers to liboffload's launch call, and are
-/// checked with after_launch (gpu/launch.hpp, launcher).
+/// checked with after_launch (gpu/launch.hpp, launch_kernel).
 #define FERRY_GPU_DRIVER_LAUNCH 0
