@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "backend_param.hpp"
+#include "space_reference.hpp"
 
 namespace {
 
@@ -39,7 +40,9 @@ using ferry::range;
 using ferry::range2d;
 using ferry::range3d;
 using ferry_test::contains;
+using ferry_test::dim;
 using ferry_test::on_backend;
+using ferry_test::reference_ok;
 using ferry_test::separate_memory;
 
 constexpr index imax = std::numeric_limits<index>::max();
@@ -617,10 +620,6 @@ FERRY_INSTANTIATE_BACKENDS(frontend_stats);
 
 // --- index spaces: block launches and valid spaces too large to run ---------------------------
 
-struct dim {
-  index b, e;
-};
-
 /// Bounds at and around every limit: empty and inverted, extents of 2^62 and one more, 2D and 3D
 /// products at 2^62 and one more, the 64-bit extremes.
 const std::vector<dim>& dims() {
@@ -647,23 +646,6 @@ const std::vector<dim>& dims() {
       {imin, 0},
   };
   return d;
-}
-
-/// The rule, in 128-bit arithmetic: every bound in [-2^62, 2^62], every extent and the product
-/// of the extents (0 if one is empty) at most 2^62. `size` receives a valid space's size.
-bool reference_ok(std::initializer_list<dim> ds, __int128& size) {
-  const __int128 m = static_cast<__int128>(1) << 62;
-  bool ok = true;
-  __int128 prod = 1;
-  for (const dim& d : ds) {
-    if (d.b < -m || d.b > m || d.e < -m || d.e > m) ok = false;
-    const __int128 ext = d.e > d.b ? static_cast<__int128>(d.e) - d.b : 0;
-    if (ext > m) ok = false;
-    prod = (prod == 0 || ext == 0) ? 0 : std::min(prod * ext, m + 1);  // saturates past 2^62
-  }
-  if (prod > m) ok = false;
-  size = ok ? prod : 0;
-  return ok;
 }
 
 template <class Space>

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "backend_param.hpp"
+#include "space_reference.hpp"
 
 namespace {
 
@@ -23,18 +24,15 @@ using ferry::range;
 using ferry::range2d;
 using ferry::range3d;
 using ferry_test::contains;
+using ferry_test::dim;
 using ferry_test::on_backend;
+using ferry_test::reference_ok;
 
 constexpr index imax = std::numeric_limits<index>::max();
 constexpr index imin = std::numeric_limits<index>::min();
 constexpr index lim = ferry::max_extent;  // 2^62
 
 // --- index spaces: the fast check, the message and a reference agree everywhere ---------------
-
-/// One dimension's [begin, end).
-struct dim {
-  index b, e;
-};
 
 /// Bounds of one dimension chosen at and around every limit: empty and inverted ones, extents
 /// of exactly 2^62 and one more, products of 2^62 and one more in 2D (2^31 x 2^31, x 2) and 3D
@@ -63,29 +61,6 @@ const std::vector<dim>& dims() {
       {imax, imin},
   };
   return d;
-}
-
-/// The rule of check_index_space computed independently in 128-bit arithmetic: every bound in
-/// [-2^62, 2^62], every extent at most 2^62, and the product of the extents at most 2^62 (0 if
-/// one is empty). `size` receives the number of indices of a valid space.
-bool reference_ok(std::initializer_list<dim> ds, __int128& size) {
-  const __int128 m = static_cast<__int128>(1) << 62;
-  bool ok = true, empty = false;
-  for (const dim& d : ds) {
-    if (d.b < -m || d.b > m || d.e < -m || d.e > m) ok = false;
-    const __int128 ext = d.e > d.b ? static_cast<__int128>(d.e) - d.b : 0;
-    if (ext > m) ok = false;
-    if (ext == 0) empty = true;
-  }
-  size = 0;
-  if (!ok || empty) return ok;
-  __int128 prod = 1;
-  for (const dim& d : ds) {
-    prod *= static_cast<__int128>(d.e) - d.b;  // <= 2^62 * 2^62 before the next compare
-    if (prod > m) return false;
-  }
-  size = prod;
-  return true;
 }
 
 /// Checks one space: the launch's fast check, check_index_space and the out-of-line message
