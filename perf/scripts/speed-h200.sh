@@ -10,8 +10,10 @@
 #      out) and the device tests;
 #   3. suite: ferry-perf over every kernel, base_cuda and ferry_A/B/C on the cuda backend,
 #      NPASSES passes (default 3), CSV and JSON (ratios use the minimum over passes);
-#   4. bounds: bounds-cost.sh, 3 alternating rounds of ferry-perf and ferry-perf-unchecked over
-#      every kernel, ferry_B and ferry_C;
+#   4. bounds: bounds-cost.sh, 2 alternating rounds of ferry-perf and ferry-perf-unchecked over
+#      every kernel, ferry_B and ferry_C, each run 2 passes (so the minimum is over 4 passes per
+#      program: with one pass per round, the 50-rep reduction kernels' first, cold pass made
+#      PI_REDUCE's ratio 1.19-1.22 in two runs, although its loop indexes no array);
 #   5. reduce: ferry-reduce-bench (ferry::sum against cub::DeviceReduce::Sum), if built;
 #   6. launch: ferry-launch-bench (host cost per launch against unsafe and raw launches);
 #   7. ncu: device durations of the launch-bound kernels' ferry_B, ferry_C and base_cuda;
@@ -61,8 +63,8 @@ perf=$(bin ferry-perf)
 step suite 300 "$perf" --backend cuda --npasses "$npasses" -v base_cuda,ferry_A,ferry_B,ferry_C \
   --csv "$out/suite.csv" --json "$out/suite.json"
 pdir=$(dirname "$perf")
-[[ -x $pdir/ferry-perf-unchecked ]] && step bounds 300 "$here/bounds-cost.sh" -n 3 -b "$pdir" -o "$out/bounds-cost.csv" -- \
-  --backend cuda -v ferry_B,ferry_C
+[[ -x $pdir/ferry-perf-unchecked ]] && step bounds 330 "$here/bounds-cost.sh" -n 2 -b "$pdir" -o "$out/bounds-cost.csv" -- \
+  --backend cuda --npasses 2 -v ferry_B,ferry_C
 rb=$(bin ferry-reduce-bench)
 [[ -n $rb ]] && step reduce 120 "$rb" --passes 5 --csv "$out/reduce.csv"
 lb=$(bin ferry-launch-bench)

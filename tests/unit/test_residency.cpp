@@ -533,11 +533,52 @@ TEST_P(residency_test, over_aligned_elements_are_aligned_on_host_and_in_kernels)
   cell_addresses(a, b, misalign);
   EXPECT_EQ(misalign, std::vector<std::uint64_t>(n, 0)) << "a kernel received a misaligned cell";
   for (index i = 0; i < n; ++i) EXPECT_EQ(std::as_const(a)[i].v[0], static_cast<double>(i) + 1.0);
-  // Sub-ranges of resident data keep their alignment too (device copies keep the host address
-  // modulo 256).
+  // Sub-ranges of resident data keep their elements' alignment too.
   auto r = ferry::preload(std::as_const(b));
   cell_addresses(a, b, misalign);
   EXPECT_EQ(misalign, std::vector<std::uint64_t>(n, 0));
+}
+
+/// Records in where[0] the address of v[0] modulo 256 where the kernel runs, and in sum[0] the
+/// sum of v in index order (the values the kernel read).
+void first_address(std::span<const double> v, std::vector<std::uint64_t>& where,
+                   std::vector<double>& sum) {
+  ferry::launch(
+      {.name = "first_address"}, ferry::range{1},
+      [] FERRY_KERNEL(index, ferry::view<const double> x, std::uint64_t & w, double& s) {
+        w = reinterpret_cast<std::uintptr_t>(&x[0]) % 256;
+        double t = 0.0;
+        for (index k = 0; k < x.size(); ++k) t += x[k];
+        s = t;
+      },
+      v, ferry::elementwise(where), ferry::elementwise(sum));
+}
+
+// A resident copy starts on a 256-byte boundary even when its host range starts 16 bytes past
+// one (as glibc's large blocks do): a warp's 32 contiguous doubles then fill 8 whole 32-byte
+// sectors instead of straddling 9. Sub-ranges keep their elements' alignment.
+TEST_P(residency_test, resident_copies_start_on_a_256_byte_boundary_whatever_the_host_address) {
+  const std::size_t n = 1000;
+  std::vector<double> big(n + 64);
+  std::size_t k = 0;
+  while (reinterpret_cast<std::uintptr_t>(&big[k]) % 256 != 16) ++k;  // within 32 elements
+  for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<double>(i % 7) + 0.5;
+  const std::span<const double> v = std::span<const double>(big).subspan(k, n);
+  double expect_all = 0.0, expect_tail = 0.0;  // sequential sums, in the kernel's order
+  for (std::size_t i = 0; i < n; ++i) expect_all += v[i];
+  for (std::size_t i = 3; i < n; ++i) expect_tail += v[i];
+
+  auto r = ferry::preload(v);
+  std::vector<std::uint64_t> where(1, 999);
+  std::vector<double> sum(1, 0.0);
+  first_address(v, where, sum);
+  EXPECT_EQ(sum[0], expect_all);
+  // Host backends without copies run on the host range itself.
+  EXPECT_EQ(where[0], separate_memory(backend()) ? 0u : 16u);
+  // A sub-range three doubles in: 24 bytes past the copy's start, so still 8-byte aligned.
+  first_address(v.subspan(3), where, sum);
+  EXPECT_EQ(sum[0], expect_tail);
+  EXPECT_EQ(where[0], separate_memory(backend()) ? 24u : 40u);
 }
 
 FERRY_INSTANTIATE_BACKENDS(residency_test);

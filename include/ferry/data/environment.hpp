@@ -57,7 +57,7 @@ struct owner_info {
 struct env_entry {
   const std::byte* host = nullptr;
   std::size_t bytes = 0;
-  std::byte* device = nullptr;       ///< device copy of host[0]; congruent to host modulo 256
+  std::byte* device = nullptr;       ///< device copy of host[0]; 256-byte aligned
   std::byte* device_base = nullptr;  ///< what rt->allocate returned (freed with it)
   std::size_t device_bytes = 0;
   device_runtime* rt = nullptr;  ///< nullptr: a host-backend record (nothing copied)
