@@ -1,0 +1,439 @@
+// Attacks on the alignment of resident device copies. A resident copy starts where the device
+// allocator puts it (256-byte aligned), not at the host address modulo 256; a launch over a
+// sub-range of a resident range uses copy + (sub-range start - resident start). These tests look
+// for a way, through the safe interface only, to make a kernel receive an element whose address
+// is not a multiple of alignof(T), or wrong values:
+//   * typed sub-spans of resident ranges (host starts at 8, 16, 24 and 248 modulo 256, launches
+//     at odd element offsets), for doubles and for alignas(32 / 128 / 256) elements;
+//   * a resident *byte view* (std::as_bytes / std::as_writable_bytes of the same memory) that
+//     starts at an offset which is not a multiple of alignof(T), then launches over the typed
+//     elements inside it (read-only and read-write);
+//   * preload_mut copy-back with host starts at 8 / 16 / 24 modulo 256 (neighbours untouched);
+//   * two resident ranges side by side in one host buffer, and a launch straddling both;
+//   * zero-length ranges (resident and launched) inside and at the edges of resident data;
+//   * strategies (chunks, rows, indirect, write_only, tiles2d) over resident sub-ranges;
+//   * ferry::array elements reached through a span of its host storage.
+// Every result is checked against a sequential reference computed on the host.
+//
+// Findings (checked backend; serial and openmp run on the host range and pass everything):
+//   * resident_byte_view_*_at_odd_offset / _at_half_element: a byte view made resident from an
+//     offset that is not a multiple of alignof(T) puts the typed elements inside it at
+//     copy + offset, misaligned by that offset (a 256-aligned copy of a range starting 4 bytes
+//     into a double gives doubles at 4 mod 8). No cast is needed in user code: std::as_bytes /
+//     std::as_writable_bytes and a launch over the original typed span. Copies that keep the
+//     host address modulo 256 pass these tests; copies that start at the allocation do not.
+//     Values still come out right on x86, which tolerates the misaligned accesses; they are
+//     undefined behaviour (the undefined-behaviour sanitizer reports a reference bound to a
+//     misaligned address), and GPU loads and stores need natural alignment.
+//   * elements_aligned_to_512_bytes_*: alignof(T) > 256 is accepted by preload and launch (only
+//     ferry::array rejects it), and device allocations are only 256-aligned, so elements arrive
+//     256 bytes off a 512 boundary whenever the allocation is. This does not depend
+//     on where resident copies start (transient copies fail the same way).
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "backend_param.hpp"
+
+namespace {
+
+using ferry::index;
+using ferry_test::on_backend;
+
+/// An element type aligned (and sized) to A bytes; its value is v[0].
+template <std::size_t A>
+struct alignas(A) blob {
+  double v[A / sizeof(double)];
+};
+
+FERRY_HOST_DEVICE inline double value_of(const double& d) {
+  return d;
+}
+template <std::size_t A>
+FERRY_HOST_DEVICE double value_of(const blob<A>& b) {
+  return b.v[0];
+}
+FERRY_HOST_DEVICE inline void bump(double& d) {
+  d = 2.0 * d + 1.0;
+}
+template <std::size_t A>
+FERRY_HOST_DEVICE void bump(blob<A>& b) {
+  b.v[0] = 2.0 * b.v[0] + 1.0;
+}
+
+template <class T>
+void set_value(T& t, double x) {
+  if constexpr (std::is_same_v<T, double>)
+    t = x;
+  else
+    t.v[0] = x;
+}
+
+// --- drivers (few distinct launches: each is one instantiation) -------------------------------
+
+/// Per element of v: the address the kernel receives modulo alignof(T) (0 = aligned) and the
+/// value it reads.
+template <class T>
+void read_probe(std::span<const T> v, std::vector<std::uint64_t>& mis, std::vector<double>& val) {
+  mis.assign(v.size(), 999);
+  val.assign(v.size(), -1.0);
+  ferry::launch(
+      {.name = "read_probe"}, ferry::range{static_cast<index>(v.size())},
+      [] FERRY_KERNEL(index i, ferry::view<const T> x, std::uint64_t & m, double& s) {
+        m = reinterpret_cast<std::uintptr_t>(&x[i]) % alignof(T);
+        s = value_of(x[i]);
+      },
+      ferry::read(v), ferry::elementwise(mis), ferry::elementwise(val));
+}
+
+/// Per element of v: v[i] = 2 v[i] + 1 (on v[0] of a blob), recording the address modulo
+/// alignof(T) the kernel receives.
+template <class T>
+void write_probe(std::span<T> v, std::vector<std::uint64_t>& mis) {
+  mis.assign(v.size(), 999);
+  ferry::launch(
+      {.name = "write_probe"}, ferry::range{static_cast<index>(v.size())},
+      [] FERRY_KERNEL(index, T & y, std::uint64_t & m) {
+        m = reinterpret_cast<std::uintptr_t>(&y) % alignof(T);
+        bump(y);
+      },
+      ferry::elementwise(v), ferry::elementwise(mis));
+}
+
+using b64 = blob<64>;
+
+/// Four threads over four strategies at once (all on resident sub-ranges in the tests):
+/// chunks<2>(a): a[2i + k] = 10 i + k; rows(b, 3, 5): b[5i + k] = 100 + 10 i + k;
+/// indirect(c, set): c[set[i]] = 1000 + set[i]; write_only(elementwise(d)): d[i] = 5000 + i.
+/// mis[i] sums every received element's address modulo 64 (0 = all aligned).
+void strategies(std::span<b64> a, std::span<b64> b, std::span<b64> c, const ferry::index_set& set,
+                std::span<b64> d, std::vector<std::uint64_t>& mis) {
+  mis.assign(4, 999);
+  ferry::launch(
+      {.name = "strategies"}, ferry::range{4},
+      [] FERRY_KERNEL(index i, ferry::view<b64> ca, ferry::view<b64> rb, ferry::indexed_ref<b64> z,
+                      b64 & di, std::uint64_t & m) {
+        std::uint64_t bad = 0;
+        for (index k = 0; k < ca.size(); ++k) {
+          bad += reinterpret_cast<std::uintptr_t>(&ca[k]) % 64;
+          ca[k].v[0] = static_cast<double>(10 * i + k);
+        }
+        for (index k = 0; k < rb.size(); ++k) {
+          bad += reinterpret_cast<std::uintptr_t>(&rb[k]) % 64;
+          rb[k].v[0] = static_cast<double>(100 + 10 * i + k);
+        }
+        bad += reinterpret_cast<std::uintptr_t>(&z.value) % 64;
+        z.value.v[0] = static_cast<double>(1000 + z.at);
+        bad += reinterpret_cast<std::uintptr_t>(&di) % 64;
+        di.v[0] = static_cast<double>(5000 + i);
+        m = bad;
+      },
+      ferry::chunks<2>(a), ferry::rows(b, 3, 5), ferry::indirect(c, set),
+      ferry::write_only(ferry::elementwise(d)), ferry::elementwise(mis));
+}
+
+/// tiles2d(m, ld, 2, 3): element (x, y) = x + 100 y + 0.5; mis[tile] counts its misaligned
+/// elements.
+void tiles(std::span<b64> m, index ld, std::vector<std::uint64_t>& mis) {
+  auto t = ferry::tiles2d(m, ld, 2, 3);
+  const ferry::range2d space = t.tile_space();
+  mis.assign(static_cast<std::size_t>(space.size()), 999);
+  ferry::launch(
+      {.name = "tiles"}, space,
+      [] FERRY_KERNEL(ferry::index2 ij, ferry::view2d<b64> tile, std::uint64_t & m) {
+        std::uint64_t bad = 0;
+        for (index b = 0; b < tile.extent_j(); ++b)
+          for (index a = 0; a < tile.extent_i(); ++a) {
+            bad += reinterpret_cast<std::uintptr_t>(&tile(a, b)) % 64 != 0 ? 1 : 0;
+            tile(a, b).v[0] = static_cast<double>(ij.i * 2 + a + 100 * (ij.j * 3 + b)) + 0.5;
+          }
+        m = bad;
+      },
+      t, ferry::elementwise(mis));
+}
+
+// --- helpers ---------------------------------------------------------------------------------
+
+/// The first index k < limit with &buf[k] % 256 == r (buf must have room).
+template <class T>
+std::size_t first_at(const std::vector<T>& buf, std::uintptr_t r) {
+  for (std::size_t k = 0; k < buf.size(); ++k)
+    if (reinterpret_cast<std::uintptr_t>(&buf[k]) % 256 == r) return k;
+  ADD_FAILURE() << "no element at " << r << " modulo 256";
+  return 0;
+}
+
+template <class T>
+std::vector<T> numbered(std::size_t n, double base) {
+  std::vector<T> v(n);
+  for (std::size_t i = 0; i < n; ++i) set_value(v[i], base + static_cast<double>(i));
+  return v;
+}
+
+template <class T>
+std::vector<double> values(std::span<const T> v) {
+  std::vector<double> out;
+  for (const T& t : v) out.push_back(value_of(t));
+  return out;
+}
+
+class alignment_attacks : public on_backend {};
+
+/// Reads v through read_probe and checks every element arrived aligned with its own value.
+template <class T>
+void expect_read_ok(std::span<const T> v, const char* what) {
+  std::vector<std::uint64_t> mis;
+  std::vector<double> val;
+  read_probe<T>(v, mis, val);
+  EXPECT_EQ(mis, std::vector<std::uint64_t>(v.size(), 0))
+      << what << ": a kernel received a misaligned element (alignof " << alignof(T) << ")";
+  EXPECT_EQ(val, values<T>(v)) << what << ": a kernel read wrong values";
+}
+
+// --- typed sub-spans ---------------------------------------------------------------------------
+
+// Resident sub-spans of doubles whose host start is 8, 16, 24 or 248 bytes past a 256-byte
+// boundary; launches over sub-sub-spans at odd element offsets, and over the whole.
+TEST_P(alignment_attacks, typed_sub_spans_of_resident_doubles_at_every_host_offset) {
+  for (std::uintptr_t r : {8u, 16u, 24u, 248u}) {
+    const std::vector<double> big = numbered<double>(400, 0.25);
+    const std::size_t k = first_at(big, r);
+    const std::span<const double> v = std::span<const double>(big).subspan(k, 301);
+    auto h = ferry::preload(v);
+    expect_read_ok<double>(v, "whole");
+    expect_read_ok<double>(v.subspan(1), "from 1");
+    expect_read_ok<double>(v.subspan(3, 97), "from 3");
+    expect_read_ok<double>(v.subspan(299), "last two");
+    expect_read_ok<double>(v.subspan(300), "last one");
+  }
+}
+
+template <class T>
+void over_aligned_case() {
+  const std::vector<T> big = numbered<T>(40, 1.0);  // std::allocator honours alignof(T)
+  ASSERT_EQ(reinterpret_cast<std::uintptr_t>(big.data()) % alignof(T), 0u);
+  const std::span<const T> v = std::span<const T>(big).subspan(3, 31);
+  auto h = ferry::preload(v);
+  expect_read_ok<T>(v, "whole");
+  expect_read_ok<T>(v.subspan(1), "from 1");
+  expect_read_ok<T>(v.subspan(5, 7), "from 5");
+  expect_read_ok<T>(v.subspan(30), "last");
+}
+
+// Over-aligned elements in a resident sub-span starting at an odd element, launched over
+// sub-spans at odd element offsets.
+TEST_P(alignment_attacks, over_aligned_elements_in_resident_sub_spans_stay_aligned) {
+  over_aligned_case<blob<32>>();
+  over_aligned_case<blob<128>>();
+  over_aligned_case<blob<256>>();
+}
+
+// preload_mut of a sub-span at 8 / 16 / 24 modulo 256; launches write sub-ranges and the whole;
+// after sync and release the host holds exactly the sequential result, and the elements around
+// the resident range are untouched.
+TEST_P(alignment_attacks, preload_mut_copy_back_is_exact_at_every_host_offset) {
+  for (std::uintptr_t r : {8u, 16u, 24u}) {
+    std::vector<double> big = numbered<double>(400, 3.0);
+    std::vector<double> ref = big;
+    const std::size_t k = first_at(big, r);
+    const std::span<double> y = std::span<double>(big).subspan(k, 203);
+    std::vector<std::uint64_t> mis;
+    auto w = ferry::preload_mut(y);
+    write_probe<double>(y.subspan(1, 101), mis);
+    EXPECT_EQ(mis, std::vector<std::uint64_t>(101, 0));
+    for (std::size_t i = k + 1; i < k + 102; ++i) ref[i] = 2.0 * ref[i] + 1.0;
+    w.sync();
+    EXPECT_EQ(big, ref) << "after sync, host start " << r << " modulo 256";
+    write_probe<double>(y, mis);
+    EXPECT_EQ(mis, std::vector<std::uint64_t>(203, 0));
+    for (std::size_t i = k; i < k + 203; ++i) ref[i] = 2.0 * ref[i] + 1.0;
+    write_probe<double>(y.subspan(202), mis);
+    ref[k + 202] = 2.0 * ref[k + 202] + 1.0;
+    w.release();
+    EXPECT_EQ(big, ref) << "after release, host start " << r << " modulo 256";
+  }
+}
+
+// --- byte views of resident data ---------------------------------------------------------------
+
+// A byte view of doubles, starting 4 bytes into the first double, made resident with
+// ferry::preload (std::as_bytes: no cast in user code). Doubles 1.. lie inside it, so a launch
+// over them uses the resident copy. Host doubles are 8-byte aligned; the kernel must receive
+// them 8-byte aligned as well.
+TEST_P(alignment_attacks, resident_byte_view_at_odd_offset_then_launch_over_the_doubles) {
+  const std::vector<double> x = numbered<double>(64, 0.5);
+  const std::span<const double> xs(x);
+  auto h = ferry::preload(std::as_bytes(xs).subspan(4));
+  expect_read_ok<double>(xs.subspan(1), "doubles inside a byte view resident from byte 4");
+  expect_read_ok<double>(xs.subspan(2, 5), "doubles 2..6 of it");
+}
+
+// The same with 64-byte aligned elements and a byte view resident from byte 32.
+TEST_P(alignment_attacks, resident_byte_view_at_half_element_then_launch_over_over_aligned) {
+  const std::vector<b64> x = numbered<b64>(16, 7.0);
+  const std::span<const b64> xs(x);
+  auto h = ferry::preload(std::as_bytes(xs).subspan(32));
+  expect_read_ok<b64>(xs.subspan(1), "64-byte elements inside a byte view resident from byte 32");
+}
+
+// preload_mut of a writable byte view from byte 4, then a launch writing the doubles inside it;
+// the copy back must give the sequential result, and the kernel aligned doubles.
+TEST_P(alignment_attacks, resident_writable_byte_view_at_odd_offset_then_write_the_doubles) {
+  std::vector<double> y = numbered<double>(64, 2.0);
+  std::vector<double> ref = y;
+  const std::span<double> ys(y);
+  std::vector<std::uint64_t> mis;
+  {
+    auto w = ferry::preload_mut(std::as_writable_bytes(ys).subspan(4));
+    write_probe<double>(ys.subspan(1), mis);
+  }
+  for (std::size_t i = 1; i < ref.size(); ++i) ref[i] = 2.0 * ref[i] + 1.0;
+  EXPECT_EQ(y, ref);
+  EXPECT_EQ(mis, std::vector<std::uint64_t>(63, 0)) << "a kernel wrote through a misaligned double";
+}
+
+// A byte view starting on an element boundary: elements inside it stay aligned (the case the
+// argument covers).
+TEST_P(alignment_attacks, resident_byte_view_on_an_element_boundary_keeps_elements_aligned) {
+  const std::vector<b64> x = numbered<b64>(16, 7.0);
+  const std::span<const b64> xs(x);
+  auto h = ferry::preload(std::as_bytes(xs).subspan(64 * 3));
+  expect_read_ok<b64>(xs.subspan(3), "from the view's start");
+  expect_read_ok<b64>(xs.subspan(5, 4), "inside the view");
+}
+
+// --- adjacent and empty ranges -----------------------------------------------------------------
+
+// Two resident ranges side by side in one buffer (the second starts at an odd element): each is
+// written by its own launches; a launch straddling both is a residency_error and changes
+// nothing.
+TEST_P(alignment_attacks, adjacent_resident_ranges_in_one_buffer) {
+  std::vector<double> big = numbered<double>(64, 1.0);
+  std::vector<double> ref = big;
+  const std::span<double> all(big);
+  std::vector<std::uint64_t> mis;
+  {
+    auto w1 = ferry::preload_mut(all.subspan(3, 10));
+    auto w2 = ferry::preload_mut(all.subspan(13, 21));
+    write_probe<double>(all.subspan(3, 10), mis);
+    EXPECT_EQ(mis, std::vector<std::uint64_t>(10, 0));
+    write_probe<double>(all.subspan(14, 19), mis);
+    EXPECT_EQ(mis, std::vector<std::uint64_t>(19, 0));
+    EXPECT_THROW(write_probe<double>(all.subspan(11, 4), mis), ferry::residency_error);
+  }
+  for (std::size_t i = 3; i < 13; ++i) ref[i] = 2.0 * ref[i] + 1.0;
+  for (std::size_t i = 14; i < 33; ++i) ref[i] = 2.0 * ref[i] + 1.0;
+  EXPECT_EQ(big, ref);
+}
+
+// Zero-length resident ranges and zero-length launches inside, at the start and at the end of
+// resident data: nothing fails, nothing changes, and the data around them is still right.
+TEST_P(alignment_attacks, zero_length_ranges_in_and_around_resident_data) {
+  std::vector<double> big = numbered<double>(64, 1.0);
+  std::vector<double> ref = big;
+  const std::span<double> all(big);
+  std::vector<std::uint64_t> mis;
+  {
+    auto e1 = ferry::preload(std::span<const double>(big).subspan(5, 0));
+    auto w = ferry::preload_mut(all.subspan(5, 11));
+    auto e2 = ferry::preload(std::span<const double>(big).subspan(9, 0));
+    auto e3 = ferry::preload(std::as_bytes(std::span<const double>(big)).subspan(41, 0));
+    EXPECT_FALSE(e1.on_device());
+    EXPECT_FALSE(e2.on_device());
+    write_probe<double>(all.subspan(5, 0), mis);
+    write_probe<double>(all.subspan(9, 0), mis);
+    write_probe<double>(all.subspan(16, 0), mis);
+    expect_read_ok<double>(std::span<const double>(big).subspan(16, 0), "empty at the end");
+    write_probe<double>(all.subspan(6, 3), mis);
+    EXPECT_EQ(mis, std::vector<std::uint64_t>(3, 0));
+  }
+  for (std::size_t i = 6; i < 9; ++i) ref[i] = 2.0 * ref[i] + 1.0;
+  EXPECT_EQ(big, ref);
+}
+
+// --- strategies over resident data -------------------------------------------------------------
+
+TEST_P(alignment_attacks, strategies_over_resident_sub_ranges_of_over_aligned_elements) {
+  std::vector<b64> big = numbered<b64>(80, -1.0);
+  std::vector<double> ref = values<b64>(big);
+  const std::span<b64> all(big);
+  const ferry::index_set set({7, 1, 4, 2});
+  std::vector<std::uint64_t> mis;
+  {
+    auto w = ferry::preload_mut(all.subspan(3, 60));
+    strategies(all.subspan(5, 8), all.subspan(17, 20), all.subspan(41, 10), set, all.subspan(53, 4),
+               mis);
+  }
+  EXPECT_EQ(mis, std::vector<std::uint64_t>(4, 0)) << "a strategy gave a misaligned element";
+  for (std::size_t i = 0; i < 4; ++i) {
+    for (std::size_t k = 0; k < 2; ++k) ref[5 + 2 * i + k] = static_cast<double>(10 * i + k);
+    for (std::size_t k = 0; k < 3; ++k) ref[17 + 5 * i + k] = static_cast<double>(100 + 10 * i + k);
+    ref[53 + i] = static_cast<double>(5000 + i);
+  }
+  for (std::size_t at : {7u, 1u, 4u, 2u}) ref[41 + at] = static_cast<double>(1000 + at);
+  EXPECT_EQ(values<b64>(big), ref);
+}
+
+TEST_P(alignment_attacks, tiles2d_over_a_resident_sub_range_at_an_odd_element) {
+  const index ld = 7, rows = 5;
+  std::vector<b64> big = numbered<b64>(3 + ld * rows + 4, -1.0);
+  std::vector<double> ref = values<b64>(big);
+  const std::span<b64> all(big);
+  std::vector<std::uint64_t> mis;
+  {
+    auto w = ferry::preload_mut(all.subspan(1, 3 + ld * rows));
+    tiles(all.subspan(3, ld * rows), ld, mis);
+  }
+  EXPECT_EQ(mis, std::vector<std::uint64_t>(mis.size(), 0)) << "a tile element arrived misaligned";
+  for (index y = 0; y < rows; ++y)
+    for (index x = 0; x < ld; ++x)
+      ref[static_cast<std::size_t>(3 + x + y * ld)] = static_cast<double>(x + 100 * y) + 0.5;
+  EXPECT_EQ(values<b64>(big), ref);
+}
+
+// --- ferry::array ------------------------------------------------------------------------------
+
+// A span over a ferry::array's host storage from an odd element: the launch finds the array's
+// entry and reads its (256-aligned) device copy at the element's offset.
+TEST_P(alignment_attacks, span_into_a_ferry_array_from_an_odd_element) {
+  using b256 = blob<256>;
+  const std::vector<b256> src = numbered<b256>(9, 4.0);
+  ferry::array<b256> a(src);
+  const b256* p = std::as_const(a).data();
+  expect_read_ok<b256>(std::span<const b256>(p + 3, 6), "array elements 3..8");
+  expect_read_ok<b256>(std::span<const b256>(p + 1, 1), "array element 1");
+}
+
+// --- alignof(T) > 256 ----------------------------------------------------------------------------
+
+// ferry::array<T> rejects alignof(T) > 256 at compile time; ferry::preload and ferry::launch
+// accept such elements. Device allocations guarantee 256 bytes only, so copies (transient or
+// resident) of 512-byte aligned elements are 512-aligned only by chance. Eight buffers of different
+// sizes copied at once: every element must still arrive 512-byte aligned.
+using b512 = blob<512>;
+
+TEST_P(alignment_attacks, elements_aligned_to_512_bytes_transient_copies) {
+  std::vector<std::vector<b512>> bufs;
+  for (int j = 0; j < 8; ++j)
+    bufs.push_back(numbered<b512>(static_cast<std::size_t>(j) + 2, 10.0 * j));
+  for (const auto& b : bufs) expect_read_ok<b512>(std::span<const b512>(b), "transient copy");
+}
+
+TEST_P(alignment_attacks, elements_aligned_to_512_bytes_resident_copies) {
+  std::vector<std::vector<b512>> bufs;
+  for (int j = 0; j < 8; ++j)
+    bufs.push_back(numbered<b512>(static_cast<std::size_t>(j) + 2, 10.0 * j));
+  std::vector<ferry::resident<const b512>> held;
+  for (const auto& b : bufs) held.push_back(ferry::preload(b));
+  for (const auto& b : bufs) {
+    expect_read_ok<b512>(std::span<const b512>(b), "resident copy");
+    expect_read_ok<b512>(std::span<const b512>(b).subspan(1), "resident copy from 1");
+  }
+}
+
+FERRY_INSTANTIATE_BACKENDS(alignment_attacks);
+
+}  // namespace
