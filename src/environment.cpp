@@ -27,16 +27,6 @@
 
 namespace ferry::detail {
 
-// Device copies of resident ranges start where device_runtime::allocate puts them: 256-byte
-// aligned, whatever the host address. An element of type T at host + k (k a multiple of
-// sizeof(T), so of alignof(T)) is then at device + k, aligned for T whenever alignof(T) <= 256:
-// the range is one container's elements, and viewing them as another type takes a cast outside
-// ferry's safe interface. Copies used to keep the host address modulo 256, which put a
-// std::vector's elements (glibc's large blocks start 16 bytes past a page) 16 bytes off every
-// 32-byte sector, so that each warp's 256 contiguous bytes touched 9 sectors instead of 8: on
-// the H200 the streaming kernels moved 9 % more L2 sectors and ran 5-10 % longer than the same
-// kernel on an aligned copy (perf/NOTES.md, "Resident copies aligned to sectors").
-
 namespace {
 
 double now_seconds() {
@@ -432,7 +422,7 @@ void check_aliasing(const char* kernel, std::span<const arg_region> regions) {
 }
 
 resident_ref make_resident(device_runtime* rt, const void* host, std::size_t bytes, entry_kind kind,
-                           bool copy_in, const char* who, owner_info owner) {
+                           bool copy_in, const char* who, std::size_t phase, owner_info owner) {
   if (bytes == 0) return {};  // nothing to keep resident; empty ranges may share an address
   auto& t = the_table();
   const auto* p = static_cast<const std::byte*>(host);
@@ -462,9 +452,11 @@ resident_ref make_resident(device_runtime* rt, const void* host, std::size_t byt
   fresh->kind = kind;
   fresh->owners.push_back({owner, id});
   if (rt) {
-    fresh->device_bytes = bytes;
+    // The copy keeps the host address modulo `phase` (copy_phase<T>: 1, or 256 for bytes).
+    const std::size_t shift = reinterpret_cast<std::uintptr_t>(p) % phase;
+    fresh->device_bytes = bytes + shift;
     fresh->device_base = static_cast<std::byte*>(rt->allocate(fresh->device_bytes));
-    fresh->device = fresh->device_base;
+    fresh->device = fresh->device_base + shift;
     record_allocation(fresh->device_bytes, who);
     try {
       if (copy_in) {

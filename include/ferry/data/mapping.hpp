@@ -27,6 +27,7 @@
 #include "ferry/core/view.hpp"
 #include "ferry/data/atomic.hpp"
 #include "ferry/data/reduce.hpp"
+#include "ferry/data/runtime.hpp"
 #include "ferry/partition/indirect.hpp"
 #include "ferry/partition/region.hpp"
 #include "ferry/partition/strategy.hpp"
@@ -102,6 +103,7 @@ enum class arg_kind {
   reject_element_not_trivially_copyable,
   reject_uninspectable_element,
   reject_mutable_member,
+  reject_over_aligned_element,
 };
 
 /// The by-value rule (ARCHITECTURE section 1) applied to the element type T of a container a
@@ -122,6 +124,8 @@ consteval arg_kind classify_element() {
     return arg_kind::reject_uninspectable_element;
   else if constexpr (accepted == arg_kind::read && has_mutable_member_v<U>)
     return arg_kind::reject_mutable_member;
+  else if constexpr (alignof(U) > allocation_alignment)
+    return arg_kind::reject_over_aligned_element;
   else
     return accepted;
 }
@@ -370,6 +374,7 @@ consteval bool check_argument() {
                 "views, and pass the data they refer to as its own argument; only for a class "
                 "that holds plain values alone (private members, unions of numbers, padding) "
                 "specialise ferry::trust_as_kernel_value<T> as std::true_type");
+  static_assert(k != arg_kind::reject_over_aligned_element, FERRY_OVER_ALIGNED_MESSAGE("launch"));
   static_assert(k != arg_kind::reject_mutable_member,
                 "ferry::launch: the elements of this argument (or this by-value argument) have a "
                 "`mutable` member: a kernel could write it through the const reference ferry "

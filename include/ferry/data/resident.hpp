@@ -136,12 +136,14 @@ auto preload(C&& c) {
                 "ferry::preload(std::as_const(x));) or scope the residency with "
                 "ferry::with_preload(x, [&] { ... })");
   using T = std::remove_cv_t<std::remove_reference_t<decltype(*std::data(c))>>;
+  static_assert(alignof(T) <= detail::allocation_alignment, FERRY_OVER_ALIGNED_MESSAGE("preload"));
   const D& cc = c;
   const std::span<const T> s(detail::raw_data(cc), std::size(cc));
-  return resident<const T>(detail::make_resident(detail::active_runtime(), s.data(), s.size_bytes(),
-                                                 detail::entry_kind::preload_read, true,
-                                                 "ferry::preload", detail::owner_of(cc)),
-                           "ferry::preload");
+  return resident<const T>(
+      detail::make_resident(detail::active_runtime(), s.data(), s.size_bytes(),
+                            detail::entry_kind::preload_read, true, "ferry::preload",
+                            detail::copy_phase<T>, detail::owner_of(cc)),
+      "ferry::preload");
 }
 
 /// Keeps c resident on the device, writable by launches, until the returned object is
@@ -162,11 +164,14 @@ auto preload_mut(C&& c) {
                 "Name the container first (auto y = ...; auto w = ferry::preload_mut(y);) or "
                 "scope the residency with ferry::with_preload_mut(y, [&] { ... })");
   using T = std::remove_reference_t<decltype(*std::data(c))>;
+  static_assert(alignof(T) <= detail::allocation_alignment,
+                FERRY_OVER_ALIGNED_MESSAGE("preload_mut"));
   const std::span<T> s = detail::as_span(c);
-  return resident<T>(detail::make_resident(detail::active_runtime(), s.data(), s.size_bytes(),
-                                           detail::entry_kind::preload_mut, true,
-                                           "ferry::preload_mut", detail::owner_of<D>(c)),
-                     "ferry::preload_mut");
+  return resident<T>(
+      detail::make_resident(detail::active_runtime(), s.data(), s.size_bytes(),
+                            detail::entry_kind::preload_mut, true, "ferry::preload_mut",
+                            detail::copy_phase<T>, detail::owner_of<D>(c)),
+      "ferry::preload_mut");
 }
 
 /// Scoped read-only residency: preloads c, calls body(), releases, and returns what body

@@ -10,8 +10,16 @@ namespace ferry::detail {
 /// Alignment (bytes) of every device_runtime allocation. 256 is what CUDA guarantees for
 /// cudaMalloc and for cudaMallocAsync pool blocks (CUDA C++ Programming Guide, "Device Memory":
 /// "aligned to at least 256 bytes"), so the checked backend emulates the same. Element types
-/// with a larger alignof are rejected by ferry::array (static_assert).
+/// with a larger alignof are rejected at compile time by ferry::array, ferry::preload,
+/// ferry::preload_mut and launch (their copies could not be aligned for them).
 inline constexpr std::size_t allocation_alignment = 256;
+
+/// The diagnostic of those rejections; `what` names the function ("preload", "launch").
+#define FERRY_OVER_ALIGNED_MESSAGE(what)                                                        \
+  "ferry::" what                                                                                \
+  ": the element type's alignof exceeds 256 bytes, the alignment of device "                    \
+  "allocations (CUDA's guarantee): its device copies could not keep the elements aligned. Use " \
+  "a type with alignas(256) or less"
 
 /// Allocation, copies and synchronisation of one device. All sizes are in bytes.
 class device_runtime {

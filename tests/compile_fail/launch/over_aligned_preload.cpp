@@ -1,0 +1,19 @@
+// ferry::preload of elements aligned to more than 256 bytes: the resident copy could not keep
+// them aligned (device allocations are 256-byte aligned); the control uses alignas(256).
+#include <ferry/ferry.hpp>
+
+#include <vector>
+
+#ifdef FERRY_COMPILE_FAIL_CONTROL
+struct alignas(256) blob {
+#else
+struct alignas(512) blob {
+#endif
+  double v;
+};
+
+void run(const std::vector<blob>& b) {
+  auto r = ferry::preload(b);
+}
+
+int main() {}
