@@ -4,13 +4,7 @@
 
 #include <vector>
 
-#ifdef FERRY_COMPILE_FAIL_CONTROL
-struct alignas(256) blob {
-#else
-struct alignas(512) blob {
-#endif
-  double v;
-};
+#include "over_aligned_blob.hpp"
 
 void run(const std::vector<blob>& b) {
   auto r = ferry::preload(b);
