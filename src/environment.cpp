@@ -27,6 +27,18 @@
 
 namespace ferry::detail {
 
+/// Device copies of resident ranges keep host addresses' position modulo this (bytes), so that
+/// every object inside a range, of whatever type, is as aligned on the device as on the host (up
+/// to 256, the alignment every device_runtime::allocate guarantees). A range's element type does
+/// not bound what lies inside it: a union, storage reused with placement new, a packed struct or
+/// a byte view (std::as_bytes(s).subspan(4)) all put more-aligned objects at any offset, and a
+/// later launch can reach them through a span of their own type without a cast (attacks in
+/// tests/unit/test_attacks_alignment.cpp). The price: a std::vector's data, which glibc starts
+/// 16 bytes past a 32-byte sector, keeps that phase on the device, and a warp's 256 contiguous
+/// bytes then straddle 9 sectors instead of 8 (perf/NOTES.md, "Resident copies aligned to
+/// sectors": 5-10 % on the H200's streaming kernels).
+constexpr std::size_t congruence = 256;
+
 namespace {
 
 double now_seconds() {
@@ -422,7 +434,7 @@ void check_aliasing(const char* kernel, std::span<const arg_region> regions) {
 }
 
 resident_ref make_resident(device_runtime* rt, const void* host, std::size_t bytes, entry_kind kind,
-                           bool copy_in, const char* who, std::size_t phase, owner_info owner) {
+                           bool copy_in, const char* who, owner_info owner) {
   if (bytes == 0) return {};  // nothing to keep resident; empty ranges may share an address
   auto& t = the_table();
   const auto* p = static_cast<const std::byte*>(host);
@@ -452,8 +464,7 @@ resident_ref make_resident(device_runtime* rt, const void* host, std::size_t byt
   fresh->kind = kind;
   fresh->owners.push_back({owner, id});
   if (rt) {
-    // The copy keeps the host address modulo `phase` (copy_phase<T>: 1, or 256 for bytes).
-    const std::size_t shift = reinterpret_cast<std::uintptr_t>(p) % phase;
+    const std::size_t shift = reinterpret_cast<std::uintptr_t>(p) % congruence;
     fresh->device_bytes = bytes + shift;
     fresh->device_base = static_cast<std::byte*>(rt->allocate(fresh->device_bytes));
     fresh->device = fresh->device_base + shift;

@@ -1,14 +1,17 @@
-// Attacks on the alignment of resident device copies. A resident copy of a range of T starts
-// where the device allocator puts it (256-byte aligned) unless T is a byte type, whose copy keeps
-// the host address modulo 256 (detail::copy_phase); a launch over a sub-range of a resident range
+// Attacks on the alignment of resident device copies. A resident copy keeps its host address
+// modulo 256 (src/environment.cpp, congruence); a launch over a sub-range of a resident range
 // uses copy + (sub-range start - resident start). These tests look for a way, through the safe
-// interface only, to make a kernel receive an element whose address is not a multiple of
-// alignof(T), or wrong values:
+// interface only, to make a kernel receive an object whose address is not a multiple of its
+// alignof, or wrong values:
 //   * typed sub-spans of resident ranges (host starts at 8, 16, 24 and 248 modulo 256, launches
 //     at odd element offsets), for doubles and for alignas(32 / 128 / 256) elements;
 //   * a resident *byte view* (std::as_bytes / std::as_writable_bytes of the same memory) that
 //     starts at an offset which is not a multiple of alignof(T), then launches over the typed
 //     elements inside it (read-only and read-write);
+//   * other types over the same memory without a cast: a union's int32, bool or char-triple
+//     member made resident from an odd offset, then a launch over its double or int16 member;
+//     doubles placement-new'ed into a resident std::vector<std::int32_t>; a packed struct's
+//     aligned double member;
 //   * preload_mut copy-back with host starts at 8 / 16 / 24 modulo 256 (neighbours untouched);
 //   * two resident ranges side by side in one host buffer, and a launch straddling both;
 //   * zero-length ranges (resident and launched) inside and at the edges of resident data;
@@ -16,36 +19,16 @@
 //   * ferry::array elements reached through a span of its host storage.
 // Every result is checked against a sequential reference computed on the host.
 //
-// Later attacks (the section "other types over the same memory"), against resident copies that
-// start 256-aligned for every non-byte T and keep the host address modulo 256 for byte types:
-//   * resident_int32_member_of_a_union_* / resident_writable_int32_member_of_a_union_*: a union
-//     of double[16] and int32[32]; the int32 member made resident from element 1 (host offset
-//     4), a launch over the doubles from element 1: the kernel receives doubles at 4 mod 8
-//     (read-only and read-write; values and copy back still right on x86).
-//   * resident_bool_member_of_a_union_*: a bool range (alignof 1, not a byte type) from byte 1;
-//     the int32 inside arrive at 3 mod 4.
-//   * resident_char_triples_of_a_union_*: std::array<char, 3> from byte 3; int16 at 1 mod 2.
-//   * doubles_placement_new_into_a_resident_int32_vector: storage reuse, no union: doubles
-//     placement-new'ed 8-aligned into a std::vector<std::int32_t>, the int32 range from element 1
-//     resident: doubles at 4 mod 8.
-//   * resident_packed_structs_*: a packed {char; double} (extension), its double member 8-aligned
-//     on the host, arrives at 1 mod 8.
-//   All fail on checked with the present rule (no cast in user code); all would pass if every
-//   resident copy kept the host address modulo 256 (or modulo the largest alignment, 256).
-//   enclosing_typed_range_* and doubles_placement_new_into_a_ferry_array_of_int32 pass.
-//
-// What the attacks found, now fixed:
-//   * resident_byte_view_*: when every copy started at its allocation, a byte view made resident
-//     from an offset that is not a multiple of alignof(T) put the typed elements inside it at
-//     copy + offset, misaligned by that offset (doubles at 4 mod 8), with no cast in user code.
-//     Values still came out right on x86, but the accesses were undefined behaviour (the
-//     undefined-behaviour sanitizer reported a reference bound to a misaligned address) and GPU
-//     loads and stores need natural alignment. Byte ranges now keep the host address modulo 256.
-//   * alignof(T) > 256 was accepted by preload and launch (only ferry::array rejected it), and
-//     device allocations are only 256-byte aligned, so such elements arrived 256 bytes off a 512
-//     boundary whenever the allocation was. Now rejected at compile time by launch, preload and
-//     preload_mut (tests/compile_fail/launch/over_aligned_*.cpp).
-#include <array>
+// What the attacks found. An experiment placed resident copies where the allocator puts them
+// (256-byte aligned) to align a std::vector's data to 32-byte sectors on the device, arguing that
+// a range of T holds T's at multiples of alignof(T). The byte-view attacks broke it (doubles at 4
+// mod 8); keeping the host address modulo 256 for byte types only was then broken by the union,
+// placement-new and packed-struct attacks (doubles at 4 mod 8 and 1 mod 8, int32 at 3 mod 4,
+// int16 at 1 mod 2; values still right on x86, undefined behaviour, and GPU loads need natural
+// alignment). A range's element type does not bound what lies inside it, so every copy keeps the
+// host address modulo 256 again, and all of these pass. Separately, alignof(T) > 256 was accepted
+// by preload and launch although device allocations are only 256-byte aligned: launch, preload
+// and preload_mut now refuse it at compile time (tests/compile_fail/launch/over_aligned_*.cpp).
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -433,10 +416,11 @@ TEST_P(alignment_attacks, span_into_a_ferry_array_from_an_odd_element) {
 
 // --- other types over the same memory, without a cast ------------------------------------------
 //
-// copy_phase keeps the host address modulo 256 only for byte ranges, on the argument that a
-// range of any other T starts on one of its elements, so that whatever a launch reaches inside it
-// sits at a multiple of its alignment from the start. C++ has ways other than std::as_bytes to
-// put objects of a more aligned type at an offset inside a range of T, none of which is a cast:
+// These broke a rule that kept the host address modulo 256 only for byte ranges, on the argument
+// that a range of any other T starts on one of its elements, so that whatever a launch reaches
+// inside it sits at a multiple of its alignment from the start. C++ has ways other than
+// std::as_bytes to put objects of a more aligned type at an offset inside a range of T, none of
+// which is a cast:
 //   * a union of arrays (the span over the inactive member is only formed, never read as such:
 //     the preload copies bytes);
 //   * storage reuse: placement new of doubles into a std::vector<std::int32_t>;
@@ -486,7 +470,7 @@ TEST_P(alignment_attacks, resident_writable_int32_member_of_a_union_then_write_t
   EXPECT_EQ(mis, std::vector<std::uint64_t>(15, 0)) << "a kernel wrote through a misaligned double";
 }
 
-/// 64 bools, or the same bytes as 16 int32. bool is alignof 1 but not a byte type.
+/// 64 bools, or the same bytes as 16 int32 (bool: alignof 1, not a byte type).
 union flags {
   bool b[64];
   std::int32_t w[16];

@@ -22,7 +22,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -58,7 +57,7 @@ struct owner_info {
 struct env_entry {
   const std::byte* host = nullptr;
   std::size_t bytes = 0;
-  std::byte* device = nullptr;       ///< device copy of host[0] (see copy_phase)
+  std::byte* device = nullptr;       ///< device copy of host[0]; congruent to host modulo 256
   std::byte* device_base = nullptr;  ///< what rt->allocate returned (freed with it)
   std::size_t device_bytes = 0;
   device_runtime* rt = nullptr;  ///< nullptr: a host-backend record (nothing copied)
@@ -124,36 +123,13 @@ void check_aliasing(const char* kernel, std::span<const arg_region> regions);
 /// partly resident ranges, container changes) hold on every backend. If the range is resident
 /// already the same way (same start, size, kind and runtime) its reference count grows instead.
 /// copy_in: copy host->device now. owner: the container, checked later for storage changes.
-/// phase: the device copy keeps the host address modulo this (a power of two up to 256;
-/// copy_phase<T> for a range of T). Empty ranges are not recorded ({nullptr, 0}).
+/// The device copy keeps the host address modulo 256 (see src/environment.cpp, congruence).
+/// Empty ranges are not recorded ({nullptr, 0}).
 /// Throws out_of_memory / device_error; residency_error if the range overlaps a resident one
 /// differently, its existing entry's container changed, or a launch in flight on another
 /// thread writes it.
 resident_ref make_resident(device_runtime* rt, const void* host, std::size_t bytes, entry_kind kind,
-                           bool copy_in, const char* who, std::size_t phase, owner_info owner = {});
-
-/// Whether T is a byte type: a range of them may start inside another type's elements
-/// (std::as_bytes of a container starts wherever its caller's subspan does), without a cast.
-template <class T>
-inline constexpr bool is_byte_type_v =
-    std::is_same_v<std::remove_cv_t<T>, std::byte> || std::is_same_v<std::remove_cv_t<T>, char> ||
-    std::is_same_v<std::remove_cv_t<T>, signed char> ||
-    std::is_same_v<std::remove_cv_t<T>, unsigned char> ||
-    std::is_same_v<std::remove_cv_t<T>, char8_t>;
-
-/// Modulo which the device copy of a resident range of T keeps its host address (make_resident's
-/// phase). 1 for every T but the byte types: the copy starts where the allocator puts it (256-byte
-/// aligned), so a std::vector's data, which glibc starts 16 bytes past a 32-byte sector, does not
-/// make every warp's 256 contiguous bytes straddle 9 sectors instead of 8 (on the H200 the
-/// streaming kernels moved 9 % more L2 sectors and ran 5-10 % longer; perf/NOTES.md, "Resident
-/// copies aligned to sectors"). That is sound because such a range starts on an element: every
-/// element of type U that a launch can reach in it without a cast (U = T, or bytes) sits at a
-/// multiple of alignof(U) from the start, and the copy's start is aligned for any alignof(U) <=
-/// 256. A byte range can start anywhere inside other elements (std::as_bytes(s).subspan(4)
-/// made resident, then a launch over s's doubles), so its copy keeps the host address modulo 256
-/// and with it the alignment of whatever lies in it.
-template <class T>
-inline constexpr std::size_t copy_phase = is_byte_type_v<T> ? allocation_alignment : 1;
+                           bool copy_in, const char* who, owner_info owner = {});
 
 /// Brings the host copy up to date (device->host if the device is newer), after waiting for
 /// launches in flight that write the entry. Throws residency_error if the container changed
