@@ -545,4 +545,61 @@ TEST(gpu_launch_shape, default_blocks_are_the_documented_shapes) {
   EXPECT_FALSE(shape_3d(1, 65535 * 4, 65535 * 2, 0, 32).strided);
 }
 
+// --- where a 1D launch starts its threads (gpu::sector_lead) -------------------------------------
+
+/// The bound form (what a kernel receives) of an elementwise argument over p, from offset on.
+template <class T, index Stride = 1>
+auto elementwise_bound(T* p, index offset) {
+  using map = ferry::detail::arg_map<ferry::elementwise_t<T, Stride>, ferry::range>;
+  return typename map::bound{typename ferry::elementwise_t<T, Stride>::accessor{
+      p, offset, Stride == 0 ? 3 : Stride, 0, 0}};
+}
+
+/// A 16-byte and a 24-byte element (16 divides a 32-byte sector, 24 does not).
+struct pair16 {
+  double a, b;
+};
+struct triple24 {
+  double a, b, c;
+};
+
+TEST(gpu_launch_shape, sector_lead_starts_each_warp_on_a_sector_of_the_first_elementwise_argument) {
+  using ferry::detail::gpu::sector_lead;
+  alignas(256) static double d[64];
+  alignas(256) static float f[64];
+  alignas(256) static pair16 p16[8];
+  alignas(256) static triple24 p24[8];
+  const std::vector<double> other(4);
+  const auto read = ferry::detail::arg_map<const std::vector<double>&, ferry::range>::bound{
+      ferry::view<const double>(other.data(), 4)};
+  for (index k = 0; k < 8; ++k)
+    for (index offset = 0; offset < 5; ++offset)
+      for (index begin = -3; begin < 9; ++begin) {
+        // Element `begin` of the argument lies (k + offset + begin) elements past a 256-byte
+        // boundary; the lead is how many elements it lies past a 32-byte one.
+        const index at = k + offset + begin;
+        if (at < 0) continue;
+        EXPECT_EQ(sector_lead(std::make_tuple(elementwise_bound(d + k, offset)), begin), at % 4);
+        EXPECT_EQ(sector_lead(std::make_tuple(elementwise_bound(f + k, offset)), begin), at % 8);
+        if (k < 4) {
+          EXPECT_EQ(sector_lead(std::make_tuple(elementwise_bound(p16 + k, offset)), begin),
+                    at % 2);
+          EXPECT_EQ(sector_lead(std::make_tuple(elementwise_bound(p24 + k, offset)), begin), 0);
+        }
+        // The first elementwise argument decides, after arguments of other kinds; strided
+        // elementwise arguments are not unit-stride and are passed over.
+        EXPECT_EQ(sector_lead(std::make_tuple(read, elementwise_bound(f + k, offset),
+                                              elementwise_bound(d + k, offset)),
+                              begin),
+                  at % 8);
+        EXPECT_EQ(sector_lead(std::make_tuple(elementwise_bound<double, 2>(d + 1, 0),
+                                              elementwise_bound<double, 0>(d + 1, 0),
+                                              elementwise_bound(d + k, offset)),
+                              begin),
+                  at % 4);
+      }
+  EXPECT_EQ(sector_lead(std::make_tuple(read), 5), 0);
+  EXPECT_EQ(sector_lead(std::tuple<>{}, 5), 0);
+}
+
 }  // namespace

@@ -1,11 +1,18 @@
 // ferry: the launch shape of the GPU backends' 1D, 2D and 3D kernels (gpu/launch.hpp): threads
-// per block, blocks per grid, and whether the 2D/3D kernel takes the loop-free form (one point per
-// thread) or the grid-stride one. Plain C++, no device compiler needed, so that host tests check
-// the shapes against the grid limits and the kernels' index maps (tests/unit/
-// test_attacks_extremes.cpp) on machines without a GPU.
+// per block, blocks per grid, whether the 2D/3D kernel takes the loop-free form (one point per
+// thread) or the grid-stride one, and where a 1D launch starts its threads (sector_lead). Plain
+// C++, no device compiler needed, so that host tests check the shapes against the grid limits and
+// the kernels' index maps (tests/unit/ test_attacks_extremes.cpp) on machines without a GPU.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
 #include "ferry/core/config.hpp"
+#include "ferry/partition/strategy.hpp"
 
 namespace ferry::detail::gpu {
 
@@ -88,6 +95,58 @@ constexpr launch_shape shape_3d(index ni, index nj, index nk, int block, unsigne
                 grid_extent(nj, s.block.y, max_grid_yz), grid_extent(nk, s.block.z, max_grid_yz)};
   s.strided = index{s.grid.y} * s.block.y < nj || index{s.grid.z} * s.block.z < nk;
   return s;
+}
+
+/// Bytes of one sector, the unit in which the GPU's L1 and L2 move global memory (NVIDIA: 32
+/// bytes, CUDA C++ Best Practices Guide, "Coalesced Access to Global Memory").
+inline constexpr std::size_t sector_bytes = 32;
+
+/// Whether bound argument `x` reaches its buffer through a unit-stride elementwise accessor
+/// (elementwise(v) or write_only(elementwise(v))): thread i's element is p[offset + i].
+template <class X>
+inline constexpr bool unit_elementwise_bound = false;
+template <class X>
+requires requires(const X& x) {
+  x.acc.p;
+}
+inline constexpr bool unit_elementwise_bound<X> = std::is_same_v<
+    std::remove_cv_t<decltype(std::declval<const X&>().acc)>,
+    typename elementwise_t<std::remove_pointer_t<decltype(std::declval<X&>().acc.p)>, 1>::accessor>;
+
+/// How many elements before `begin` a 1D launch starts its threads (0 to 7 for doubles), so that
+/// each warp's elements of the first unit-stride elementwise argument start on a sector: element
+/// `begin` of it sits `lead` elements past one. A resident copy keeps its host address modulo 256
+/// (src/environment.cpp), and a std::vector's data starts 16 bytes past a sector, so without the
+/// lead every warp's 32 doubles straddle 9 sectors instead of 8 (on the H200: 9 % more L2 write
+/// sectors, 5-10 % longer streaming kernels; perf/NOTES.md, "Resident copies aligned to
+/// sectors"). Arguments that share the phase (std::vectors from one allocator) are aligned with
+/// it. 0 when no argument is elementwise or its element size does not divide a sector.
+template <class Bound>
+index sector_lead(const Bound& b, index begin) {
+  index lead = 0;
+  bool found = false;
+  std::apply(
+      [&](const auto&... x) {
+        (
+            [&](const auto& one) {
+              using X = std::remove_cvref_t<decltype(one)>;
+              if constexpr (unit_elementwise_bound<X>) {
+                using T = std::remove_pointer_t<decltype(one.acc.p)>;
+                if (found) return;
+                found = true;
+                if constexpr (sector_bytes % sizeof(T) == 0) {
+                  // The address as an integer: the pointer is a device address here.
+                  const auto at = reinterpret_cast<std::uintptr_t>(one.acc.p) +
+                                  static_cast<std::uintptr_t>(one.acc.offset + begin) * sizeof(T);
+                  const std::size_t past = at % sector_bytes;
+                  if (past % sizeof(T) == 0) lead = static_cast<index>(past / sizeof(T));
+                }
+              }
+            }(x),
+            ...);
+      },
+      b);
+  return lead;
 }
 
 }  // namespace ferry::detail::gpu

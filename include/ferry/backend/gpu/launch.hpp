@@ -123,11 +123,15 @@ __device__ FERRY_INLINE void trap_on_fault(unsigned fault) {
 /// registers or more (VOL3D: 64 against 56), and LLVM's NVPTX device link, whose ptxas compiles
 /// relocatable code, spent registers up to that bound's budget (MATVEC_3D_STENCIL: 134, an
 /// eighth of the occupancy); it also doubled the kernels every 1D launch site compiles.
+///
+/// `first` (<= begin) is the index of thread 0: begin - sector_lead(...), so that each warp's
+/// elements of the first unit-stride elementwise argument start on a 32-byte sector; threads
+/// before begin do nothing.
 template <class K, class Bound, class States, class... P>
-__global__ void FERRY_ANY_BLOCK_BOUNDS kernel_1d(index begin, index end, K k, Bound b,
+__global__ void FERRY_ANY_BLOCK_BOUNDS kernel_1d(index first, index begin, index end, K k, Bound b,
                                                  P* __restrict__... q) {
-  const index i = begin + static_cast<index>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < end) {
+  const index i = first + static_cast<index>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= begin && i < end) {
     constexpr auto seq = std::make_index_sequence<std::tuple_size_v<Bound>>{};
     const Bound rb = rebase_all(b, seq, q...);
     States st{};
@@ -194,12 +198,12 @@ __global__ void kernel_3d(range3d s, K k, Bound b, P* __restrict__... q) {
 /// spelled out, as nvcc's own launch stubs do: GCC (nvcc's host compiler) finds no match for the
 /// plain address of a function template specialization whose parameter pack is __restrict__.
 template <class K, class Bound, class States, class... P>
-void launch_1d(const char* name, dim3 grid, dim3 block, cudaStream_t st, index begin, index end,
-               const K& k, const Bound& b, P*... q) {
-  using F = void (*)(index, index, K, Bound, P* __restrict__...);
+void launch_1d(const char* name, dim3 grid, dim3 block, cudaStream_t st, index first, index begin,
+               index end, const K& k, const Bound& b, P*... q) {
+  using F = void (*)(index, index, index, K, Bound, P* __restrict__...);
   static kernel_ref ref;
-  launch_kernel(ref, (F)kernel_1d<K, Bound, States, P...>, name, grid, block, 0, st, begin, end, k,
-                b, q...);
+  launch_kernel(ref, (F)kernel_1d<K, Bound, States, P...>, name, grid, block, 0, st, first, begin,
+                end, k, b, q...);
 }
 
 /// Launches kernel_2d (range2d) or kernel_3d (range3d), as launch_1d does kernel_1d.
@@ -405,10 +409,11 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
     return;
   } else if constexpr (Space::rank == 1) {
     const int threads = block <= 0 ? default_block : block;
-    const unsigned grid = x_grid(name, space.size(), static_cast<unsigned>(threads));
+    const index lead = sector_lead(bound, space.begin);
+    const unsigned grid = x_grid(name, space.size() + lead, static_cast<unsigned>(threads));
     with_restrict_bases(bound, [&](auto*... q) {
       launch_1d<K, Bound, States>(name, dim3(grid), dim3(static_cast<unsigned>(threads)), st,
-                                  space.begin, space.end, k, bound, q...);
+                                  space.begin - lead, space.begin, space.end, k, bound, q...);
     });
   } else if constexpr (Space::rank == 2) {
     const launch_shape sh = shape_2d(space.extent_i(), space.extent_j(), block, warp_size);
