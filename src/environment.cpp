@@ -36,7 +36,8 @@ namespace ferry::detail {
 /// tests/unit/test_attacks_alignment.cpp). The price: a std::vector's data, which glibc starts
 /// 16 bytes past a 32-byte sector, keeps that phase on the device, and a warp's 256 contiguous
 /// bytes then straddle 9 sectors instead of 8 (perf/NOTES.md, "Resident copies aligned to
-/// sectors": 5-10 % on the H200's streaming kernels).
+/// sectors": 5-10 % on the H200's streaming kernels). 1D launches get that back by moving their
+/// threads instead of the data (gpu::sector_lead in ferry/backend/gpu/grid.hpp).
 constexpr std::size_t congruence = 256;
 
 namespace {
