@@ -144,18 +144,23 @@ build_all() { # dir
 # Part 3-5: configures build folder $2 (under the root) with compiler $3, build type $4 and
 # sanitizers $5 (FERRY_SANITIZE; empty: none), builds everything in it (library, tests, and the
 # examples if $6 is ON; never ferry-perf) and runs its ctest with the remaining arguments.
-# The array extra_cmake (empty unless a part sets it) adds cmake options to the configure.
-extra_cmake=()
+# Sanitizer builds compile RelWithDebInfo at -O1 with line tables only (-g1): optimised, so that
+# UBSan sees what the optimiser assumes (-O1 is the level AddressSanitizer's documentation
+# recommends), with file and line in every report. -O2 -g compiled the same tests about three
+# times slower (test_launch.cpp under ASan+UBSan: 68 s against 23 s), the largest single cost of
+# the CI run.
 extra_build() { # label folder compiler build_type sanitize examples [ctest args...]
   local label="$1" dir="$FERRY_ROOT/$2" cxx="$3" type="$4" sanitize="$5" examples="$6"
   shift 6
+  local flags=()
+  [[ -z "$sanitize" ]] || flags=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG")
   local gen=()
   [[ -f "$dir/CMakeCache.txt" ]] || gen=(-G Ninja)
   say "configuring the $label build in ${dir#"$FERRY_ROOT"/}/ ($cxx, $type${sanitize:+, -fsanitize=$sanitize})"
   if step "configure ($label)" cmake -S "$FERRY_ROOT" -B "$dir" "${gen[@]}" \
     -DCMAKE_BUILD_TYPE="$type" -DCMAKE_CXX_COMPILER="$cxx" -DFERRY_DEVICE_BACKEND=none \
     -DFERRY_SANITIZE="$sanitize" -DFERRY_BUILD_PERF=OFF -DFERRY_BUILD_TESTS=ON \
-    -DFERRY_BUILD_EXAMPLES="$examples" "${extra_cmake[@]}"; then
+    -DFERRY_BUILD_EXAMPLES="$examples" "${flags[@]}"; then
     say "building everything in ${dir#"$FERRY_ROOT"/}/ with $FERRY_JOBS jobs"
     step "build ($label)" build_all "$dir" || true
     run_ctest "$dir" "$label" "$@"
@@ -239,22 +244,16 @@ fi
 
 # --- 4. AddressSanitizer + UndefinedBehaviorSanitizer -----------------------------------------
 # GCC, so the openmp backend runs on libgomp here (and on LLVM's libomp in part 5).
-# Optimised (-O1: UBSan sees what the optimiser assumes, and -O1 is the level AddressSanitizer's
-# documentation recommends), with line tables only (-g1: file and line in every report). -O2 -g
-# compiled the same tests about three times slower (test_launch.cpp: 68 s against 23 s), the
-# largest single cost of the CI run.
-sanitizer_flags=(-DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG")
+# RelWithDebInfo at -O1 -g1 (see extra_build).
 if [[ "${FERRY_TEST_ASAN:-1}" == 0 ]]; then
   say "skipping the ASan+UBSan build (FERRY_TEST_ASAN=0)"
 else
   part_start
   asan_env
   part_run=(env "${SANITIZER_ENV[@]}")
-  extra_cmake=("${sanitizer_flags[@]}")
   extra_build "ASan+UBSan" build-asan g++ RelWithDebInfo address,undefined ON \
     -LE 'compile_fail|headers' "$@"
   part_run=()
-  extra_cmake=()
   part_end "ASan+UBSan build + tests"
 fi
 
@@ -279,11 +278,9 @@ else
       say "TSan: vm.mmap_rnd_bits > 28, running without address randomisation (setarch -R)"
       part_run+=(setarch "$(uname -m)" -R)
     fi
-    extra_cmake=("${sanitizer_flags[@]}")
     extra_build TSan build-tsan "$FERRY_CLANGXX" RelWithDebInfo thread ON \
       -LE 'compile_fail|headers' "$@"
     part_run=()
-    extra_cmake=()
   fi
   part_end "TSan build + tests"
 fi

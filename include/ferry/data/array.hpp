@@ -60,9 +60,7 @@ class array {
                 "enum, or a pointer-free trivially copyable aggregate. Pointers, references, "
                 "views and other handles cannot be elements: a kernel would follow host "
                 "addresses ferry does not map. Store indices into another array instead");
-  static_assert(alignof(T) <= detail::allocation_alignment,
-                "ferry::array<T>: alignof(T) exceeds 256 bytes, the alignment device allocations "
-                "guarantee (CUDA's); use a type with alignas(256) or less");
+  static_assert(alignof(T) <= detail::allocation_alignment, FERRY_OVER_ALIGNED_MESSAGE("array"));
 
  public:
   using value_type = T;

@@ -123,30 +123,29 @@ inline constexpr bool unit_elementwise_bound<X> = std::is_same_v<
 /// it. 0 when no argument is elementwise or its element size does not divide a sector.
 template <class Bound>
 index sector_lead(const Bound& b, index begin) {
-  index lead = 0;
-  bool found = false;
-  std::apply(
-      [&](const auto&... x) {
-        (
-            [&](const auto& one) {
-              using X = std::remove_cvref_t<decltype(one)>;
-              if constexpr (unit_elementwise_bound<X>) {
-                using T = std::remove_pointer_t<decltype(one.acc.p)>;
-                if (found) return;
-                found = true;
-                if constexpr (sector_bytes % sizeof(T) == 0) {
-                  // The address as an integer: the pointer is a device address here.
-                  const auto at = reinterpret_cast<std::uintptr_t>(one.acc.p) +
-                                  static_cast<std::uintptr_t>(one.acc.offset + begin) * sizeof(T);
-                  const std::size_t past = at % sector_bytes;
-                  if (past % sizeof(T) == 0) lead = static_cast<index>(past / sizeof(T));
-                }
-              }
-            }(x),
-            ...);
-      },
-      b);
-  return lead;
+  // Position of the first unit-stride elementwise argument (the tuple's size if none).
+  constexpr std::size_t n = std::tuple_size_v<Bound>;
+  constexpr std::size_t at = []<std::size_t... I>(std::index_sequence<I...>) {
+    std::size_t first = n;
+    ((first == n && unit_elementwise_bound<std::tuple_element_t<I, Bound>> ? first = I : 0), ...);
+    return first;
+  }
+  (std::make_index_sequence<n>{});
+  if constexpr (at == n) {
+    return 0;
+  } else {
+    const auto& acc = std::get<at>(b).acc;
+    using T = std::remove_pointer_t<decltype(acc.p)>;
+    if constexpr (sector_bytes % sizeof(T) != 0) {
+      return 0;
+    } else {
+      // The address as an integer: the pointer is a device address here.
+      const auto addr = reinterpret_cast<std::uintptr_t>(acc.p) +
+                        static_cast<std::uintptr_t>(acc.offset + begin) * sizeof(T);
+      const std::size_t past = addr % sector_bytes;
+      return past % sizeof(T) == 0 ? static_cast<index>(past / sizeof(T)) : 0;
+    }
+  }
 }
 
 }  // namespace ferry::detail::gpu
