@@ -16,6 +16,7 @@
 #include "ferry/core/reflect.hpp"
 #include "ferry/core/stats.hpp"
 #include "ferry/core/view.hpp"
+#include "ferry/data/aligned_allocator.hpp"
 #include "ferry/data/array.hpp"
 #include "ferry/data/atomic.hpp"
 #include "ferry/data/mapping.hpp"

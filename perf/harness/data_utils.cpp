@@ -27,7 +27,7 @@ int init_counter() {
   return g_init_counter;
 }
 
-void init_data(std::vector<Real_type>& v, Index_type len) {
+void init_data(Real_vector& v, Index_type len) {
   const Real_type f = next_factor();
   v.resize(static_cast<std::size_t>(len));
   for (Index_type i = 0; i < len; ++i) {
@@ -36,12 +36,12 @@ void init_data(std::vector<Real_type>& v, Index_type len) {
   }
 }
 
-void init_data_const(std::vector<Real_type>& v, Index_type len, Real_type val) {
+void init_data_const(Real_vector& v, Index_type len, Real_type val) {
   ++g_init_counter;
   v.assign(static_cast<std::size_t>(len), val);
 }
 
-void init_data_const(std::vector<Index_type>& v, Index_type len, Index_type val) {
+void init_data_const(Index_vector& v, Index_type len, Index_type val) {
   ++g_init_counter;
   v.assign(static_cast<std::size_t>(len), val);
 }
@@ -51,7 +51,7 @@ void init_data_scalar(Real_type& s) {
   s = (f * 1.1) / 1.12345;
 }
 
-void init_data_rand_value(std::vector<Real_type>& v, Index_type len) {
+void init_data_rand_value(Real_vector& v, Index_type len) {
   ++g_init_counter;
   v.resize(static_cast<std::size_t>(len));
   std::srand(4793);
@@ -60,7 +60,7 @@ void init_data_rand_value(std::vector<Real_type>& v, Index_type len) {
   }
 }
 
-void init_data_rand_sign(std::vector<Real_type>& v, Index_type len) {
+void init_data_rand_sign(Real_vector& v, Index_type len) {
   const Real_type f = next_factor();
   v.resize(static_cast<std::size_t>(len));
   std::srand(4793);
@@ -72,7 +72,7 @@ void init_data_rand_sign(std::vector<Real_type>& v, Index_type len) {
   }
 }
 
-void init_data_rand_int(std::vector<Int_type>& v, Index_type len) {
+void init_data_rand_int(Int_vector& v, Index_type len) {
   ++g_init_counter;
   v.resize(static_cast<std::size_t>(len));
   std::srand(4793);

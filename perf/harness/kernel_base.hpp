@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <ferry/data/aligned_allocator.hpp>
+
 namespace ferry_perf {
 
 /// Index type of the suite (RAJA::Index_type), signed 64-bit.
@@ -23,6 +25,17 @@ using Int_type = int;
 using Real_type = double;
 /// Checksum type (80-bit x87 extended on x86-64), spec section 1.6.
 using Checksum_type = long double;
+
+/// Host arrays of the suite, every variant's: data aligned to 256 bytes. RAJAPerf allocates its
+/// host arrays aligned too (RAJA::allocate_aligned_type with RAJA::DATA_ALIGN); 256 is the
+/// alignment of device allocations, so that ferry's resident copies, which keep their host
+/// address modulo 256, start where base_cuda's and ferry_C's cudaMalloc'd buffers start (a plain
+/// std::vector's data sits 16 bytes past a 32-byte sector; perf/NOTES.md).
+using Real_vector = ferry::aligned_vector<Real_type>;
+/// Index arrays (index lists) of the suite, aligned as Real_vector.
+using Index_vector = ferry::aligned_vector<Index_type>;
+/// Int arrays of the suite, aligned as Real_vector.
+using Int_vector = ferry::aligned_vector<Int_type>;
 
 /// The variants ferry-perf knows, in execution (and column) order.
 /// ref_seq is the sequential reference every other variant is compared with.

@@ -19,7 +19,11 @@
 //   * ferry::stats() counts exactly the transfers the rules predict for a small scenario
 //     (interface A: one H2D per read input per launch, one H2D + one D2H per read-write output;
 //     interface B: none in the loop), and zero on host-memory backends.
+#include <array>
 #include <cstdint>
+#include <limits>
+#include <list>
+#include <new>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -581,6 +585,23 @@ TEST_P(residency_test, resident_copies_keep_the_host_address_modulo_256) {
   EXPECT_EQ(where[0], 40u);
 }
 
+// A container from ferry::aligned_allocator starts on a 256-byte boundary, so its resident copy
+// (which keeps the host address modulo 256) starts on one too, as a cudaMalloc'd buffer does.
+TEST_P(residency_test, an_aligned_vector_is_resident_at_a_multiple_of_256) {
+  for (const std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{1000}}) {
+    ferry::aligned_vector<double> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<double>(i % 5) + 0.25;
+    double expect = 0.0;
+    for (std::size_t i = 0; i < n; ++i) expect += v[i];
+    auto r = ferry::preload(std::as_const(v));
+    std::vector<std::uint64_t> where(1, 999);
+    std::vector<double> sum(1, 0.0);
+    first_address(v, where, sum);
+    EXPECT_EQ(where[0], 0u) << "n = " << n;
+    EXPECT_EQ(sum[0], expect) << "n = " << n;
+  }
+}
+
 FERRY_INSTANTIATE_BACKENDS(residency_test);
 
 // --- checked backend: every error path frees what it allocated -----------------------------
@@ -775,3 +796,47 @@ TEST_F(checked_residency, unchanged_host_data_passes_release) {
 }
 
 }  // namespace
+
+// --- ferry::aligned_allocator on the host ----------------------------------------------------
+
+TEST(aligned_allocator, every_block_starts_on_a_multiple_of_256_bytes) {
+  static_assert(ferry::aligned_allocator<char>::alignment == 256);
+  for (std::size_t n = 0; n < 600; n += 7) {
+    ferry::aligned_vector<char> c(n);
+    ferry::aligned_vector<double> d(n);
+    ferry::aligned_vector<std::array<char, 3>> t(n);
+    if (n > 0) {
+      EXPECT_EQ(reinterpret_cast<std::uintptr_t>(c.data()) % 256, 0u) << n;
+      EXPECT_EQ(reinterpret_cast<std::uintptr_t>(d.data()) % 256, 0u) << n;
+      EXPECT_EQ(reinterpret_cast<std::uintptr_t>(t.data()) % 256, 0u) << n;
+    }
+  }
+  // Growth reallocates through the allocator: still aligned, values kept.
+  ferry::aligned_vector<int> g;
+  for (int i = 0; i < 5000; ++i) {
+    g.push_back(i);
+    ASSERT_EQ(reinterpret_cast<std::uintptr_t>(g.data()) % 256, 0u) << i;
+  }
+  for (int i = 0; i < 5000; ++i) ASSERT_EQ(g[static_cast<std::size_t>(i)], i);
+}
+
+TEST(aligned_allocator, node_containers_rebind_it_and_instances_compare_equal) {
+  std::list<double, ferry::aligned_allocator<double>> l;
+  for (int i = 0; i < 10; ++i) l.push_back(i);
+  double expect = 0.0;
+  for (const double& x : l) EXPECT_EQ(x, expect++);
+  EXPECT_EQ(l.size(), 10u);
+  EXPECT_TRUE(ferry::aligned_allocator<int>{} == ferry::aligned_allocator<double>{});
+  EXPECT_FALSE(ferry::aligned_allocator<int>{} != ferry::aligned_allocator<int>{});
+}
+
+TEST(aligned_allocator, a_count_whose_byte_size_overflows_is_refused) {
+  ferry::aligned_allocator<double> a;
+  const std::size_t too_many = std::numeric_limits<std::size_t>::max() / sizeof(double) + 1;
+  EXPECT_THROW((void)a.allocate(too_many), std::bad_array_new_length);
+  EXPECT_THROW((void)a.allocate(std::numeric_limits<std::size_t>::max()),
+               std::bad_array_new_length);
+  // A valid count of 0 is a block of no objects that deallocate takes back.
+  double* p = a.allocate(0);
+  a.deallocate(p, 0);
+}

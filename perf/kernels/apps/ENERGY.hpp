@@ -33,21 +33,21 @@ class ENERGY : public kernel_base {
   void tear_down() override;
 
   Index_type m_n = 0;                       ///< number of elements of every array
-  std::vector<Real_type> m_e_new;           ///< [m_n] result: new energy
-  std::vector<Real_type> m_e_old;           ///< [m_n] old energy
-  std::vector<Real_type> m_delvc;           ///< [m_n] volume change
-  std::vector<Real_type> m_p_new;           ///< [m_n] new pressure (input here)
-  std::vector<Real_type> m_p_old;           ///< [m_n] old pressure
-  std::vector<Real_type> m_q_new;           ///< [m_n] result: new artificial viscosity
-  std::vector<Real_type> m_q_old;           ///< [m_n] old artificial viscosity
-  std::vector<Real_type> m_work;            ///< [m_n] work term
-  std::vector<Real_type> m_comp_half_step;  ///< [m_n] compression at the half step
-  std::vector<Real_type> m_p_half_step;     ///< [m_n] pressure at the half step
-  std::vector<Real_type> m_bvc;             ///< [m_n] EOS coefficient
-  std::vector<Real_type> m_pbvc;            ///< [m_n] EOS coefficient
-  std::vector<Real_type> m_ql_old;          ///< [m_n] linear viscosity coefficient
-  std::vector<Real_type> m_qq_old;          ///< [m_n] quadratic viscosity term
-  std::vector<Real_type> m_vnewc;           ///< [m_n] new relative volume
+  Real_vector m_e_new;           ///< [m_n] result: new energy
+  Real_vector m_e_old;           ///< [m_n] old energy
+  Real_vector m_delvc;           ///< [m_n] volume change
+  Real_vector m_p_new;           ///< [m_n] new pressure (input here)
+  Real_vector m_p_old;           ///< [m_n] old pressure
+  Real_vector m_q_new;           ///< [m_n] result: new artificial viscosity
+  Real_vector m_q_old;           ///< [m_n] old artificial viscosity
+  Real_vector m_work;            ///< [m_n] work term
+  Real_vector m_comp_half_step;  ///< [m_n] compression at the half step
+  Real_vector m_p_half_step;     ///< [m_n] pressure at the half step
+  Real_vector m_bvc;             ///< [m_n] EOS coefficient
+  Real_vector m_pbvc;            ///< [m_n] EOS coefficient
+  Real_vector m_ql_old;          ///< [m_n] linear viscosity coefficient
+  Real_vector m_qq_old;          ///< [m_n] quadratic viscosity term
+  Real_vector m_vnewc;           ///< [m_n] new relative volume
   Real_type m_rho0 = 0;                     ///< reference density (SSC denominator)
   Real_type m_e_cut = 0;                    ///< |e_new| below this becomes 0
   Real_type m_emin = 0;                     ///< lower clamp of e_new

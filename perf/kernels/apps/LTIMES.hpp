@@ -34,9 +34,9 @@ class LTIMES : public kernel_base {
   Index_type m_psi_length = 0;   ///< num_d·num_g·num_z (the actual problem size)
   Index_type m_ell_length = 0;   ///< num_m·num_d
   Index_type m_phi_length = 0;   ///< num_m·num_g·num_z (iterations per rep)
-  std::vector<Real_type> m_psi;  ///< [m_psi_length] angular flux psi[z][g][d]
-  std::vector<Real_type> m_ell;  ///< [m_ell_length] moment matrix ell[m][d]
-  std::vector<Real_type> m_phi;  ///< [m_phi_length] result, accumulated: phi[z][g][m]
+  Real_vector m_psi;  ///< [m_psi_length] angular flux psi[z][g][d]
+  Real_vector m_ell;  ///< [m_ell_length] moment matrix ell[m][d]
+  Real_vector m_phi;  ///< [m_phi_length] result, accumulated: phi[z][g][m]
 };
 
 }  // namespace ferry_perf::apps

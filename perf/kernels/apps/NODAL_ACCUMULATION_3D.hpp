@@ -36,9 +36,9 @@ class NODAL_ACCUMULATION_3D : public kernel_base {
   Index_type m_num_zones = 0;            ///< (n − 1)³ real zones, iterations per rep
   Index_type m_nodal_length = 0;         ///< (n + 3)³, the length of x
   Index_type m_zonal_length = 0;         ///< lpz + 1, the length of vol
-  std::vector<Real_type> m_x;            ///< [m_nodal_length] result, accumulated
-  std::vector<Real_type> m_vol;          ///< [m_zonal_length] zone values, all 1.0
-  std::vector<Index_type> m_real_zones;  ///< [m_num_zones] zone index of each iteration
+  Real_vector m_x;            ///< [m_nodal_length] result, accumulated
+  Real_vector m_vol;          ///< [m_zonal_length] zone values, all 1.0
+  Index_vector m_real_zones;  ///< [m_num_zones] zone index of each iteration
 };
 
 /// Adds 0.125·vol[i] to the 8 corner nodes of zone i through acc.add(node, value), corners in

@@ -26,11 +26,11 @@ class PRESSURE : public kernel_base {
   void tear_down() override;
 
   Index_type m_n = 0;                    ///< number of elements of every array
-  std::vector<Real_type> m_compression;  ///< [m_n] input of loop 1
-  std::vector<Real_type> m_bvc;          ///< [m_n] written by loop 1, read by loop 2
-  std::vector<Real_type> m_p_new;        ///< [m_n] result (loop 2)
-  std::vector<Real_type> m_e_old;        ///< [m_n] input of loop 2
-  std::vector<Real_type> m_vnewc;        ///< [m_n] input of loop 2 (compared with eosvmax)
+  Real_vector m_compression;  ///< [m_n] input of loop 1
+  Real_vector m_bvc;          ///< [m_n] written by loop 1, read by loop 2
+  Real_vector m_p_new;        ///< [m_n] result (loop 2)
+  Real_vector m_e_old;        ///< [m_n] input of loop 2
+  Real_vector m_vnewc;        ///< [m_n] input of loop 2 (compared with eosvmax)
   Real_type m_cls = 0;                   ///< scale of loop 1
   Real_type m_p_cut = 0;                 ///< |p_new| below this becomes 0
   Real_type m_pmin = 0;                  ///< lower clamp of p_new

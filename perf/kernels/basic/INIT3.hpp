@@ -25,11 +25,11 @@ class INIT3 : public kernel_base {
   void tear_down() override;
 
   Index_type m_n = 0;             ///< number of elements N
-  std::vector<Real_type> m_out1;  ///< [m_n] result, K(0) (#0)
-  std::vector<Real_type> m_out2;  ///< [m_n] result, K(0) (#1)
-  std::vector<Real_type> m_out3;  ///< [m_n] result, K(0) (#2)
-  std::vector<Real_type> m_in1;   ///< [m_n] input, D (#3, f = 0.1)
-  std::vector<Real_type> m_in2;   ///< [m_n] input, D (#4, f = 0.2)
+  Real_vector m_out1;  ///< [m_n] result, K(0) (#0)
+  Real_vector m_out2;  ///< [m_n] result, K(0) (#1)
+  Real_vector m_out3;  ///< [m_n] result, K(0) (#2)
+  Real_vector m_in1;   ///< [m_n] input, D (#3, f = 0.1)
+  Real_vector m_in2;   ///< [m_n] input, D (#4, f = 0.2)
 };
 
 }  // namespace ferry_perf::basic

@@ -29,9 +29,9 @@ class MAT_MAT_SHARED : public kernel_base {
   void tear_down() override;
 
   Index_type m_n = 0;          ///< matrix extent N
-  std::vector<Real_type> m_a;  ///< [N*N] input, row-major, K(1.0) (#0)
-  std::vector<Real_type> m_b;  ///< [N*N] input, row-major, K(1.0) (#1)
-  std::vector<Real_type> m_c;  ///< [N*N] result, row-major, K(0) (#2)
+  Real_vector m_a;  ///< [N*N] input, row-major, K(1.0) (#0)
+  Real_vector m_b;  ///< [N*N] input, row-major, K(1.0) (#1)
+  Real_vector m_c;  ///< [N*N] result, row-major, K(0) (#2)
 };
 
 }  // namespace ferry_perf::basic

@@ -23,8 +23,8 @@ class DOT : public kernel_base {
   void tear_down() override;
 
   Index_type m_n = 0;          ///< number of elements N
-  std::vector<Real_type> m_a;  ///< [m_n] input
-  std::vector<Real_type> m_b;  ///< [m_n] input
+  Real_vector m_a;  ///< [m_n] input
+  Real_vector m_b;  ///< [m_n] input
   Real_type m_dot = 0;         ///< sum of every rep's dot product
 };
 

@@ -23,8 +23,8 @@ class MUL : public kernel_base {
   void tear_down() override;
 
   Index_type m_n = 0;          ///< number of elements N
-  std::vector<Real_type> m_b;  ///< [m_n] result, K(0) (#0)
-  std::vector<Real_type> m_c;  ///< [m_n] input, D (#1, f = 0.1)
+  Real_vector m_b;  ///< [m_n] result, K(0) (#0)
+  Real_vector m_c;  ///< [m_n] input, D (#1, f = 0.1)
   Real_type m_alpha = 0;       ///< scalar, S (#2) = 0.19582535938404025
 };
 
