@@ -50,8 +50,8 @@ struct device_scope {
   }
 
   /// cudaMalloc of v.size() elements, then cudaMemcpy of v to the device.
-  template <class T>
-  T* copy_in(const std::vector<T>& v) {
+  template <class T, class Alloc>
+  T* copy_in(const std::vector<T, Alloc>& v) {
     if (v.empty()) return nullptr;
     void* p = nullptr;
     FERRY_PERF_CUDA_CHECK(cudaMalloc(&p, v.size() * sizeof(T)));
@@ -62,8 +62,8 @@ struct device_scope {
 };
 
 /// cudaMemcpy of a device array back into its host vector.
-template <class T>
-void copy_out(std::vector<T>& v, const T* d) {
+template <class T, class Alloc>
+void copy_out(std::vector<T, Alloc>& v, const T* d) {
   if (v.empty()) return;
   copy_and_record(v.data(), d, v.size() * sizeof(T), cudaMemcpyDeviceToHost);
 }
