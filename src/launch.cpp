@@ -39,6 +39,15 @@ void throw_block_error(const char* kernel, int block) {
                                  " (the most a CUDA or HIP block holds)");
 }
 
+void throw_bounds_block_error(const char* kernel, int block, int max_threads) {
+  throw launch_error(kernel, "launch_config.block = " + std::to_string(block) +
+                                 (block == 0 ? " (the default, " +
+                                                   std::to_string(gpu::default_block) + ")"
+                                             : std::string()) +
+                                 ": more threads per block than the launch's launch_bounds allow (" +
+                                 std::to_string(max_threads) + ")");
+}
+
 void throw_argument_error(const char* kernel, int pos, const char* kind, const std::string& msg) {
   throw launch_error(kernel, "argument " + std::to_string(pos) + " (" + kind + "): " + msg);
 }

@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "ferry/backend/device.hpp"
+#include "ferry/backend/gpu/grid.hpp"
 #include "ferry/backend/host/execute.hpp"
 #include "ferry/core/backend.hpp"
 #include "ferry/core/error.hpp"
@@ -44,7 +45,59 @@ struct launch_config {
   int block = 0;
 };
 
+/// Compile-time launch bounds of a ferry::launch's kernel, the counterpart of CUDA's
+/// `__launch_bounds__(MaxThreads, MinResident)` (RAJA: cuda_exec_explicit; Kokkos: LaunchBounds):
+///
+///     ferry::launch<ferry::launch_bounds<256, 5>>({.name = "vol3d"}, ferry::range{n}, kernel,
+///                                                 args...);
+///
+/// * MaxThreads (1 to 1024): the most threads per block the launch may use. Its block
+///   (launch_config.block, 0 meaning the default of 256) must not exceed it: launch() throws
+///   launch_error otherwise, on every backend, before anything is copied.
+/// * MinResident (0 to 32, 0: no request): asks the device compiler for code that lets that many
+///   blocks of MaxThreads threads be resident on one multiprocessor at once. On NVIDIA GPUs this
+///   caps the registers per thread at 64 Ki / (MinResident x MaxThreads), rounded down to what
+///   the allocator grants; a kernel that needs more spills to local memory, so ask only what the
+///   compiler's register report (`-Xptxas -v`) or a profiler shows to be worth it. Example:
+///   VOL3D's checked kernel takes 56 registers, 4 blocks of 256 per H200 multiprocessor;
+///   launch_bounds<256, 5> fits it in 48, 5 blocks (perf/NOTES.md, "Launch bounds").
+/// Host backends check the block and ignore the rest. The HIP backend passes only MaxThreads on
+/// (HIP reads the second number as waves per execution unit), and LLVM's NVPTX pass of the
+/// llvm_offload backend neither (see FERRY_LAUNCH_BOUNDS in its intrinsics.hpp). Launches with
+/// reductions cannot take launch bounds (their kernel has its own fixed block of 256 threads):
+/// a compile error says so.
+template <int MaxThreads, int MinResident = 0>
+struct launch_bounds {
+  static_assert(MaxThreads >= 1 && MaxThreads <= 1024,
+                "ferry::launch_bounds<MaxThreads, MinResident>: MaxThreads must be 1 to 1024, "
+                "the most threads a CUDA or HIP block holds");
+  static_assert(MinResident >= 0 && MinResident <= 32,
+                "ferry::launch_bounds<MaxThreads, MinResident>: MinResident must be 0 (no "
+                "request) to 32, the most blocks an NVIDIA multiprocessor holds");
+  /// The most threads per block.
+  static constexpr int max_threads = MaxThreads;
+  /// Blocks of max_threads threads asked to be resident per multiprocessor (0: no request).
+  static constexpr int min_resident = MinResident;
+};
+
+/// The default of ferry::launch's first template argument: no launch bounds (the kernel may use
+/// any block size up to 1024 and the compiler picks its registers freely).
+struct no_launch_bounds {
+  /// 0: no bound.
+  static constexpr int max_threads = 0;
+  /// 0: no request.
+  static constexpr int min_resident = 0;
+};
+
 namespace detail {
+
+/// Whether B is a valid first template argument of ferry::launch.
+template <class B>
+inline constexpr bool is_launch_bounds = false;
+template <>
+inline constexpr bool is_launch_bounds<no_launch_bounds> = true;
+template <int T, int R>
+inline constexpr bool is_launch_bounds<launch_bounds<T, R>> = true;
 
 /// The kernel's type name, from the compiler's pretty function signature: the text after
 /// "K = " up to the next ';' or ']' ("kernel" if there is none). Out of line (src/launch.cpp).
@@ -149,6 +202,17 @@ inline constexpr int max_block_threads = 1024;
 /// also launches on a GPU.
 inline void check_block_config(const char* kernel, int block) {
   if (block < 0 || block > max_block_threads) throw_block_error(kernel, block);
+}
+/// Throws launch_error(kernel, ...): the launch's block of `block` threads (0: the default)
+/// exceeds its launch_bounds' `max_threads`. Out of line (src/launch.cpp).
+[[noreturn]] void throw_bounds_block_error(const char* kernel, int block, int max_threads);
+/// Refuses a block larger than the launch's launch_bounds allow (launch_error naming the kernel),
+/// on every backend; nothing for no_launch_bounds. Call after check_block_config.
+template <class Bounds>
+void check_block_bounds(const char* kernel, int block) {
+  if constexpr (Bounds::max_threads > 0)
+    if ((block == 0 ? gpu::default_block : block) > Bounds::max_threads)
+      throw_bounds_block_error(kernel, block, Bounds::max_threads);
 }
 
 /// Throws launch_error(kernel, "argument <pos> (<kind>): <msg>"): an argument check_one
@@ -257,8 +321,19 @@ inline constexpr bool invocable_with<Space, K, std::tuple<B...>> =
 /// Rejected at compile time, with a message naming the fix: capturing kernels, function
 /// pointers, non-const call operators, partitioned elements taken by value, raw pointers,
 /// mutable containers without a strategy, pointer-holding or non-trivially-copyable values.
-template <index_space Space, class K, class... A>
+/// Bounds (optional, first template argument): ferry::launch_bounds<MaxThreads, MinResident> for
+/// the kernel's compile-time launch bounds (see there; launch_error when the block exceeds
+/// MaxThreads; not with reductions).
+template <class Bounds = no_launch_bounds, index_space Space, class K, class... A>
 void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args) {
+  static_assert(detail::is_launch_bounds<Bounds>,
+                "ferry::launch<Bounds>: the template argument must be "
+                "ferry::launch_bounds<MaxThreads, MinResident> (or ferry::no_launch_bounds)");
+  static_assert(Bounds::max_threads == 0 ||
+                    (... && (detail::classify<A>() != detail::arg_kind::reduction)),
+                "ferry::launch<ferry::launch_bounds<...>>: a launch with a reduction cannot take "
+                "launch bounds (the reduction kernel has its own fixed block of 256 threads); "
+                "launch without them");
   static_assert(!std::is_pointer_v<K> && !std::is_member_pointer_v<K>,
                 "ferry::launch: the kernel is a function pointer, which device code cannot call "
                 "(it holds a host address). Make the kernel a function object: a struct whose "
@@ -304,6 +379,7 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
   // transfer is computed from them.
   // The fast checks decide; the messages are built only for a launch that fails them.
   detail::check_block_config(name, cfg.block);
+  detail::check_block_bounds<Bounds>(name, cfg.block);
   if (!detail::index_space_ok(space))
     throw launch_error(name, "index space: " + check_index_space(space));
   {
@@ -398,8 +474,8 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
           break;
         default:  // the build's device backend (ferry/backend/device.hpp)
 #if FERRY_DEVICE_TU
-          detail::device::execute<std::tuple<detail::fold_op_t<A>...>>(name, cfg.block, space,
-                                                                       kernel, bound, states);
+          detail::device::execute<std::tuple<detail::fold_op_t<A>...>, Bounds>(
+              name, cfg.block, space, kernel, bound, states);
           break;
 #else
           throw backend_error(name, detail::device_not_compiled);
@@ -438,9 +514,9 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
 }
 
 /// launch with default options (see the overload taking a launch_config).
-template <index_space Space, class K, class... A>
+template <class Bounds = no_launch_bounds, index_space Space, class K, class... A>
 void launch(const Space& space, K kernel, A&&... args) {
-  launch(launch_config{}, space, kernel, std::forward<A>(args)...);
+  launch<Bounds>(launch_config{}, space, kernel, std::forward<A>(args)...);
 }
 
 /// Waits until every launch issued so far has finished (a no-op on host backends).

@@ -127,9 +127,9 @@ __device__ FERRY_INLINE void trap_on_fault(unsigned fault) {
 /// `first` (<= begin) is the index of thread 0: begin - sector_lead(...), so that each warp's
 /// elements of the first unit-stride elementwise argument start on a 32-byte sector; threads
 /// before begin do nothing.
-template <class K, class Bound, class States, class... P>
-__global__ void FERRY_ANY_BLOCK_BOUNDS kernel_1d(index first, index begin, index end, K k, Bound b,
-                                                 P* __restrict__... q) {
+template <class States, class K, class Bound, class... P>
+__device__ FERRY_INLINE void run_1d(index first, index begin, index end, const K& k,
+                                    const Bound& b, P* __restrict__... q) {
   const index i = first + static_cast<index>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= begin && i < end) {
     constexpr auto seq = std::make_index_sequence<std::tuple_size_v<Bound>>{};
@@ -147,8 +147,9 @@ __global__ void FERRY_ANY_BLOCK_BOUNDS kernel_1d(index first, index begin, index
 /// fields (base, extent, offsets: loop invariants) in registers across iterations, where
 /// straight-line code reads them from the constant bank; HYDRO_2D's first loop took 110
 /// registers with the loop and 44 without, and its occupancy fell to a quarter (perf/NOTES.md).
-template <bool Strided, class K, class Bound, class States, class... P>
-__global__ void kernel_2d(range2d s, K k, Bound b, P* __restrict__... q) {
+template <bool Strided, class States, class K, class Bound, class... P>
+__device__ FERRY_INLINE void run_2d(const range2d& s, const K& k, const Bound& b,
+                                    P* __restrict__... q) {
   const index i = s.begin_i + static_cast<index>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= s.end_i) return;
   constexpr auto seq = std::make_index_sequence<std::tuple_size_v<Bound>>{};
@@ -170,10 +171,11 @@ __global__ void kernel_2d(range2d s, K k, Bound b, P* __restrict__... q) {
   trap_on_fault(fault);
 }
 
-/// 3D: i along x, j along y, k along z; Strided as for kernel_2d (grid-stride loops in y and z
+/// 3D: i along x, j along y, k along z; Strided as for run_2d (grid-stride loops in y and z
 /// when either needs more than 65535 blocks).
-template <bool Strided, class K, class Bound, class States, class... P>
-__global__ void kernel_3d(range3d s, K k, Bound b, P* __restrict__... q) {
+template <bool Strided, class States, class K, class Bound, class... P>
+__device__ FERRY_INLINE void run_3d(const range3d& s, const K& k, const Bound& b,
+                                    P* __restrict__... q) {
   const index i = s.begin_i + static_cast<index>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= s.end_i) return;
   constexpr auto seq = std::make_index_sequence<std::tuple_size_v<Bound>>{};
@@ -194,30 +196,51 @@ __global__ void kernel_3d(range3d s, K k, Bound b, P* __restrict__... q) {
   trap_on_fault(fault);
 }
 
-/// Launches kernel_1d over [begin, end). Its address is taken through a C-style cast to its type,
-/// spelled out, as nvcc's own launch stubs do: GCC (nvcc's host compiler) finds no match for the
-/// plain address of a function template specialization whose parameter pack is __restrict__.
-template <class K, class Bound, class States, class... P>
-void launch_1d(const char* name, dim3 grid, dim3 block, cudaStream_t st, index first, index begin,
-               index end, const K& k, const Bound& b, P*... q) {
-  using F = void (*)(index, index, index, K, Bound, P* __restrict__...);
-  static kernel_ref ref;
-  launch_kernel(ref, (F)kernel_1d<K, Bound, States, P...>, name, grid, block, 0, st, first, begin,
-                end, k, b, q...);
+/// The safe launch's kernel over a range (run_1d), range2d (run_2d) or range3d (run_3d), with
+/// the backend's FERRY_ANY_BLOCK_BOUNDS: a launch that asks no launch_bounds.
+template <bool Strided, class Space, class K, class Bound, class States, class... P>
+__global__ void FERRY_ANY_BLOCK_BOUNDS kernel_nd(Space s, index first, K k, Bound b,
+                                                 P* __restrict__... q) {
+  if constexpr (Space::rank == 1)
+    run_1d<States>(first, s.begin, s.end, k, b, q...);
+  else if constexpr (Space::rank == 2)
+    run_2d<Strided, States>(s, k, b, q...);
+  else
+    run_3d<Strided, States>(s, k, b, q...);
 }
 
-/// Launches kernel_2d (range2d) or kernel_3d (range3d), as launch_1d does kernel_1d.
-template <bool Strided, class States, class Space, class K, class Bound, class... P>
-void launch_nd(const char* name, dim3 grid, dim3 block, cudaStream_t st, const Space& space,
-               const K& k, const Bound& b, P*... q) {
-  using F = void (*)(Space, K, Bound, P* __restrict__...);
-  static kernel_ref ref;
-  if constexpr (Space::rank == 2)
-    launch_kernel(ref, (F)kernel_2d<Strided, K, Bound, States, P...>, name, grid, block, 0, st,
-                  space, k, b, q...);
+/// kernel_nd for a launch that asks ferry::launch_bounds<MaxThreads, MinResident>: the
+/// backend's FERRY_LAUNCH_BOUNDS(MaxThreads, MinResident, or 1 for none).
+template <int MaxThreads, int MinResident, bool Strided, class Space, class K, class Bound,
+          class States, class... P>
+__global__ void FERRY_LAUNCH_BOUNDS(MaxThreads, (MinResident > 0 ? MinResident : 1))
+    kernel_nd_bounded(Space s, index first, K k, Bound b, P* __restrict__... q) {
+  if constexpr (Space::rank == 1)
+    run_1d<States>(first, s.begin, s.end, k, b, q...);
+  else if constexpr (Space::rank == 2)
+    run_2d<Strided, States>(s, k, b, q...);
   else
-    launch_kernel(ref, (F)kernel_3d<Strided, K, Bound, States, P...>, name, grid, block, 0, st,
-                  space, k, b, q...);
+    run_3d<Strided, States>(s, k, b, q...);
+}
+
+/// Launches kernel_nd, or kernel_nd_bounded when Bounds asks launch bounds, over `space` (1D:
+/// thread 0 at index `first`; 2D and 3D: `first` unused). Its address is taken through a
+/// C-style cast to its type, spelled out, as nvcc's own launch stubs do: GCC (nvcc's host
+/// compiler) finds no match for the plain address of a function template specialization whose
+/// parameter pack is __restrict__.
+template <bool Strided, class Bounds, class States, class Space, class K, class Bound, class... P>
+void launch_nd(const char* name, dim3 grid, dim3 block, cudaStream_t st, const Space& space,
+               index first, const K& k, const Bound& b, P*... q) {
+  using F = void (*)(Space, index, K, Bound, P* __restrict__...);
+  static kernel_ref ref;
+  if constexpr (Bounds::max_threads == 0)
+    launch_kernel(ref, (F)kernel_nd<Strided, Space, K, Bound, States, P...>, name, grid, block, 0,
+                  st, space, first, k, b, q...);
+  else
+    launch_kernel(ref,
+                  (F)kernel_nd_bounded<Bounds::max_threads, Bounds::min_resident, Strided, Space, K,
+                                       Bound, States, P...>,
+                  name, grid, block, 0, st, space, first, k, b, q...);
 }
 
 /// Index of the l-th point (i fastest) of a space, for the grid-stride reduction kernel.
@@ -361,9 +384,12 @@ inline unsigned x_grid(const char* kernel, index n, unsigned b) {
   return static_cast<unsigned>(g);
 }
 
-/// Runs one safe launch on the ferry stream. `block` is threads per block (0: 256). States
-/// hold reduction results on return. Throws launch_error / device_error naming the kernel.
-template <class Ops, class Space, class K, class Bound, class States>
+/// Runs one safe launch on the ferry stream. `block` is threads per block (0: 256). Bounds is
+/// ferry::launch_bounds<MaxThreads, MinResident> or ferry::no_launch_bounds (launch() has
+/// checked the block against it and that no argument is a reduction when it asks bounds).
+/// States hold reduction results on return. Throws launch_error / device_error naming the
+/// kernel.
+template <class Ops, class Bounds, class Space, class K, class Bound, class States>
 void execute(const char* name, int block, const Space& space, const K& k, const Bound& bound,
              States& states) {
   nvtx_range range(name);
@@ -412,8 +438,8 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
     const index lead = sector_lead(bound, space.begin);
     const unsigned grid = x_grid(name, space.size() + lead, static_cast<unsigned>(threads));
     with_restrict_bases(bound, [&](auto*... q) {
-      launch_1d<K, Bound, States>(name, dim3(grid), dim3(static_cast<unsigned>(threads)), st,
-                                  space.begin - lead, space.begin, space.end, k, bound, q...);
+      launch_nd<false, Bounds, States>(name, dim3(grid), dim3(static_cast<unsigned>(threads)), st,
+                                       space, space.begin - lead, k, bound, q...);
     });
   } else if constexpr (Space::rank == 2) {
     const launch_shape sh = shape_2d(space.extent_i(), space.extent_j(), block, warp_size);
@@ -421,9 +447,9 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
     const dim3 blk(sh.block.x, sh.block.y), grid(sh.grid.x, sh.grid.y);
     with_restrict_bases(bound, [&](auto*... q) {
       if (!sh.strided)
-        launch_nd<false, States>(name, grid, blk, st, space, k, bound, q...);
+        launch_nd<false, Bounds, States>(name, grid, blk, st, space, 0, k, bound, q...);
       else
-        launch_nd<true, States>(name, grid, blk, st, space, k, bound, q...);
+        launch_nd<true, Bounds, States>(name, grid, blk, st, space, 0, k, bound, q...);
     });
   } else {
     const launch_shape sh =
@@ -432,9 +458,9 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
     const dim3 blk(sh.block.x, sh.block.y, sh.block.z), grid(sh.grid.x, sh.grid.y, sh.grid.z);
     with_restrict_bases(bound, [&](auto*... q) {
       if (!sh.strided)
-        launch_nd<false, States>(name, grid, blk, st, space, k, bound, q...);
+        launch_nd<false, Bounds, States>(name, grid, blk, st, space, 0, k, bound, q...);
       else
-        launch_nd<true, States>(name, grid, blk, st, space, k, bound, q...);
+        launch_nd<true, Bounds, States>(name, grid, blk, st, space, 0, k, bound, q...);
     });
   }
 }
