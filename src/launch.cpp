@@ -40,12 +40,12 @@ void throw_block_error(const char* kernel, int block) {
 }
 
 void throw_bounds_block_error(const char* kernel, int block, int max_threads) {
-  throw launch_error(kernel, "launch_config.block = " + std::to_string(block) +
-                                 (block == 0 ? " (the default, " +
-                                                   std::to_string(gpu::default_block) + ")"
-                                             : std::string()) +
-                                 ": more threads per block than the launch's launch_bounds allow (" +
-                                 std::to_string(max_threads) + ")");
+  throw launch_error(kernel,
+                     "launch_config.block = " + std::to_string(block) +
+                         (block == 0 ? " (the default, " + std::to_string(gpu::default_block) + ")"
+                                     : std::string()) +
+                         ": more threads per block than the launch's launch_bounds allow (" +
+                         std::to_string(max_threads) + ")");
 }
 
 void throw_argument_error(const char* kernel, int pos, const char* kind, const std::string& msg) {

@@ -329,11 +329,11 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
   static_assert(detail::is_launch_bounds<Bounds>,
                 "ferry::launch<Bounds>: the template argument must be "
                 "ferry::launch_bounds<MaxThreads, MinResident> (or ferry::no_launch_bounds)");
-  static_assert(Bounds::max_threads == 0 ||
-                    (... && (detail::classify<A>() != detail::arg_kind::reduction)),
-                "ferry::launch<ferry::launch_bounds<...>>: a launch with a reduction cannot take "
-                "launch bounds (the reduction kernel has its own fixed block of 256 threads); "
-                "launch without them");
+  static_assert(
+      Bounds::max_threads == 0 || (... && (detail::classify<A>() != detail::arg_kind::reduction)),
+      "ferry::launch<ferry::launch_bounds<...>>: a launch with a reduction cannot take "
+      "launch bounds (the reduction kernel has its own fixed block of 256 threads); "
+      "launch without them");
   static_assert(!std::is_pointer_v<K> && !std::is_member_pointer_v<K>,
                 "ferry::launch: the kernel is a function pointer, which device code cannot call "
                 "(it holds a host address). Make the kernel a function object: a struct whose "

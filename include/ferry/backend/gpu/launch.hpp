@@ -128,8 +128,8 @@ __device__ FERRY_INLINE void trap_on_fault(unsigned fault) {
 /// elements of the first unit-stride elementwise argument start on a 32-byte sector; threads
 /// before begin do nothing.
 template <class States, class K, class Bound, class... P>
-__device__ FERRY_INLINE void run_1d(index first, index begin, index end, const K& k,
-                                    const Bound& b, P* __restrict__... q) {
+__device__ FERRY_INLINE void run_1d(index first, index begin, index end, const K& k, const Bound& b,
+                                    P* __restrict__... q) {
   const index i = first + static_cast<index>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= begin && i < end) {
     constexpr auto seq = std::make_index_sequence<std::tuple_size_v<Bound>>{};
