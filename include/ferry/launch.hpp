@@ -329,8 +329,11 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
   static_assert(detail::is_launch_bounds<Bounds>,
                 "ferry::launch<Bounds>: the template argument must be "
                 "ferry::launch_bounds<MaxThreads, MinResident> (or ferry::no_launch_bounds)");
+  // Past that check, a type that is not launch bounds reads as none, so that the message above
+  // is the only error it gives (not "'max_threads' is not a member of ...").
+  using bounds = std::conditional_t<detail::is_launch_bounds<Bounds>, Bounds, no_launch_bounds>;
   static_assert(
-      Bounds::max_threads == 0 || (... && (detail::classify<A>() != detail::arg_kind::reduction)),
+      bounds::max_threads == 0 || (... && (detail::classify<A>() != detail::arg_kind::reduction)),
       "ferry::launch<ferry::launch_bounds<...>>: a launch with a reduction cannot take "
       "launch bounds (the reduction kernel has its own fixed block of 256 threads); "
       "launch without them");
@@ -379,7 +382,7 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
   // transfer is computed from them.
   // The fast checks decide; the messages are built only for a launch that fails them.
   detail::check_block_config(name, cfg.block);
-  detail::check_block_bounds<Bounds>(name, cfg.block);
+  detail::check_block_bounds<bounds>(name, cfg.block);
   if (!detail::index_space_ok(space))
     throw launch_error(name, "index space: " + check_index_space(space));
   {
@@ -474,7 +477,7 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
           break;
         default:  // the build's device backend (ferry/backend/device.hpp)
 #if FERRY_DEVICE_TU
-          detail::device::execute<std::tuple<detail::fold_op_t<A>...>, Bounds>(
+          detail::device::execute<std::tuple<detail::fold_op_t<A>...>, bounds>(
               name, cfg.block, space, kernel, bound, states);
           break;
 #else

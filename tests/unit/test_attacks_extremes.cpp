@@ -438,7 +438,7 @@ TEST(openmp_split, shares_cover_extreme_ranges_once_in_order) {
 /// Whether the threads of one grid dimension (g blocks of b threads) visit each position of
 /// [0, n) exactly once in the kernels' index map: position = block * b + thread, once (the
 /// loop-free form) or stepping by the grid's g * b threads (the grid-stride form). A model of
-/// kernel_2d / kernel_3d dimension by dimension: a point's map is the product of its dimensions'.
+/// kernel_nd (2D, 3D) dimension by dimension: a point's map is the product of its dimensions'.
 bool count_visits(index n, unsigned g, unsigned b, bool stride) {
   std::vector<unsigned char> seen(static_cast<std::size_t>(n), 0);
   const index step = index{g} * b;

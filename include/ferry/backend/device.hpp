@@ -17,7 +17,8 @@
 //                   ids, warp size, shuffles, cache-bypassing loads, profiler ranges.
 //
 // The launch interface (in namespace ferry::detail::device, device translation units only):
-//   execute<Ops>(name, block, space, kernel, bound, states)   one safe launch over an index space;
+//   execute<Ops, Bounds>(name, block, space, kernel, bound, states)  one safe launch over an
+//                  index space (Bounds: ferry::launch_bounds or no_launch_bounds);
 //   execute_blocks<Blocked, Kernel, Bound, States, PhaseArgs, AllArgs>(name, geometry, kern,
 //                  bound)                                    one block launch (block.hpp);
 //   execute_unsafe<Index>(grid xyz, block xyz, kernel, args...)  one raw launch (unsafe.hpp);

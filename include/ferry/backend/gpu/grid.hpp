@@ -57,7 +57,7 @@ struct dims {
 /// How a 2D or 3D launch runs: blocks of `block` threads in a grid of `grid` blocks.
 /// blocks_x = ceil(extent_i / block.x) may exceed max_grid_x; the launch is then refused
 /// (launch_error) and grid.x is capped. strided: the grid does not cover the j (or k) extent, so
-/// the kernel loops over them with the grid's stride (kernel_2d / kernel_3d<true>); otherwise
+/// the kernel loops over them with the grid's stride (kernel_nd<true>); otherwise
 /// every thread runs at most one point.
 struct launch_shape {
   dims block;
@@ -68,11 +68,15 @@ struct launch_shape {
 
 /// The shape of a 2D launch over ni x nj points (ni, nj >= 0) with `block` threads per block (<= 0:
 /// default_block) on a device whose warps hold `warp` threads: a warp along x and the rest along y
-/// (32 x 8 at 256 on CUDA, RAJAPerf's 2D shape; 64 x 4 on AMD).
-constexpr launch_shape shape_2d(index ni, index nj, int block, unsigned warp) {
+/// (32 x 8 at 256 on CUDA, RAJAPerf's 2D shape; 64 x 4 on AMD). A block of fewer threads than a
+/// warp still takes a whole warp along x, unless `bounded` (the kernel has launch bounds,
+/// ferry::launch_bounds, of at least `block` threads): then x takes the block's threads, as a
+/// device refuses a launch of more threads than its kernel's bounds.
+constexpr launch_shape shape_2d(index ni, index nj, int block, unsigned warp,
+                                bool bounded = false) {
   const unsigned b = block > 0 ? static_cast<unsigned>(block) : default_block;
   launch_shape s;
-  s.block = dims{warp, larger(1u, b / warp), 1};
+  s.block = dims{bounded ? smaller(warp, b) : warp, larger(1u, b / warp), 1};
   s.blocks_x = x_blocks(ni, s.block.x);
   s.grid = dims{static_cast<unsigned>(smaller(s.blocks_x, max_grid_x)),
                 grid_extent(nj, s.block.y, max_grid_yz), 1};
@@ -82,14 +86,15 @@ constexpr launch_shape shape_2d(index ni, index nj, int block, unsigned warp) {
 
 /// The shape of a 3D launch over ni x nj x nk points: a warp along x, the rest split squarest
 /// between y and z with y >= z (32 x 4 x 2 at 256 on CUDA, RAJAPerf's 3D block; 64 x 2 x 2 on
-/// AMD); see shape_2d.
-constexpr launch_shape shape_3d(index ni, index nj, index nk, int block, unsigned warp) {
+/// AMD); see shape_2d (also for `bounded`).
+constexpr launch_shape shape_3d(index ni, index nj, index nk, int block, unsigned warp,
+                                bool bounded = false) {
   const unsigned b = block > 0 ? static_cast<unsigned>(block) : default_block;
   const unsigned rest = larger(1u, b / warp);
   unsigned bz = 1;
   while ((bz * 2) * (bz * 2) <= rest && rest % (bz * 2) == 0) bz *= 2;
   launch_shape s;
-  s.block = dims{warp, rest / bz, bz};
+  s.block = dims{bounded ? smaller(warp, b) : warp, rest / bz, bz};
   s.blocks_x = x_blocks(ni, s.block.x);
   s.grid = dims{static_cast<unsigned>(smaller(s.blocks_x, max_grid_x)),
                 grid_extent(nj, s.block.y, max_grid_yz), grid_extent(nk, s.block.z, max_grid_yz)};

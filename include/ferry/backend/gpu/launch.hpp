@@ -442,7 +442,9 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
                                        space, space.begin - lead, k, bound, q...);
     });
   } else if constexpr (Space::rank == 2) {
-    const launch_shape sh = shape_2d(space.extent_i(), space.extent_j(), block, warp_size);
+    // Under launch bounds a block below a warp keeps its size (shape_2d's `bounded`).
+    const launch_shape sh =
+        shape_2d(space.extent_i(), space.extent_j(), block, warp_size, Bounds::max_threads > 0);
     if (sh.blocks_x > max_grid_x) x_grid_too_large(name, space.extent_i(), sh.block.x);
     const dim3 blk(sh.block.x, sh.block.y), grid(sh.grid.x, sh.grid.y);
     with_restrict_bases(bound, [&](auto*... q) {
@@ -452,8 +454,8 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
         launch_nd<true, Bounds, States>(name, grid, blk, st, space, 0, k, bound, q...);
     });
   } else {
-    const launch_shape sh =
-        shape_3d(space.extent_i(), space.extent_j(), space.extent_k(), block, warp_size);
+    const launch_shape sh = shape_3d(space.extent_i(), space.extent_j(), space.extent_k(), block,
+                                     warp_size, Bounds::max_threads > 0);
     if (sh.blocks_x > max_grid_x) x_grid_too_large(name, space.extent_i(), sh.block.x);
     const dim3 blk(sh.block.x, sh.block.y, sh.block.z), grid(sh.grid.x, sh.grid.y, sh.grid.z);
     with_restrict_bases(bound, [&](auto*... q) {
