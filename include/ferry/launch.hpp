@@ -58,9 +58,11 @@ struct launch_config {
 ///   blocks of MaxThreads threads be resident on one multiprocessor at once. On NVIDIA GPUs this
 ///   caps the registers per thread at 64 Ki / (MinResident x MaxThreads), rounded down to what
 ///   the allocator grants; a kernel that needs more spills to local memory, so ask only what the
-///   compiler's register report (`-Xptxas -v`) or a profiler shows to be worth it. Example:
-///   VOL3D's checked kernel takes 56 registers, 4 blocks of 256 per H200 multiprocessor;
-///   launch_bounds<256, 5> fits it in 48, 5 blocks (perf/NOTES.md, "Launch bounds").
+///   compiler's register report (`-Xptxas -v`) and a measurement show to be worth it. Measured
+///   on the H200 (perf/NOTES.md, "Launch bounds"): VOL3D's checked kernel, 56 registers (4
+///   blocks of 256 per multiprocessor), fitted in 48 under launch_bounds<256, 5> with a small
+///   spill and ran 6 % slower; HYDRO_2D's second kernel, 34 registers, fitted in 32 without a
+///   spill under launch_bounds<256, 8> and reached base_cuda's occupancy, but not its time.
 /// Host backends check the block and ignore the rest. The HIP backend passes only MaxThreads on
 /// (HIP reads the second number as waves per execution unit), and LLVM's NVPTX pass of the
 /// llvm_offload backend neither (see FERRY_LAUNCH_BOUNDS in its intrinsics.hpp). Launches with

@@ -41,11 +41,9 @@ FERRY_HOST_DEVICE FERRY_INLINE Real_type hex_volume(const P& x, const P& y, cons
 }
 
 /// One rep: one launch over [fpz, lpz]. Shared by ferry_A and ferry_B, which differ only in
-/// where the data lives. Launch bounds of 5 blocks of 256 threads per multiprocessor: the
-/// checked kernel takes 56 registers without them (4 blocks), base_cuda's and ferry_C's 48
-/// (perf/NOTES.md, "Launch bounds").
+/// where the data lives.
 void rep(VOL3D& k) {
-  ferry::launch<ferry::launch_bounds<256, 5>>(
+  ferry::launch(
       {.name = "VOL3D"}, ferry::range{k.m_fpz, k.m_lpz + 1},
       [] FERRY_KERNEL(const ferry::index i, Real_type& vol, ferry::view<const Real_type> x,
                       ferry::view<const Real_type> y, ferry::view<const Real_type> z,

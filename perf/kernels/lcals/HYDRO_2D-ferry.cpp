@@ -50,10 +50,7 @@ void rep(HYDRO_2D& k) {
       },
       ferry::elementwise(k.m_za), ferry::elementwise(k.m_zb), std::as_const(k.m_zp),
       std::as_const(k.m_zq), std::as_const(k.m_zr), std::as_const(k.m_zm), k.m_jn);
-  // Launch bounds of 8 blocks of 256 threads per multiprocessor (32 registers, as base_cuda's
-  // kernel): the checked kernel takes 34 without them, 6 blocks (perf/NOTES.md, "Launch
-  // bounds").
-  ferry::launch<ferry::launch_bounds<256, 8>>(
+  ferry::launch(
       {.name = "HYDRO_2D_2"}, points,
       [] FERRY_KERNEL(const ferry::index2 x, Real_type& zu, Real_type& zv, cview za, cview zb,
                       cview zz, cview zr, ferry::index jn, Real_type s) {
