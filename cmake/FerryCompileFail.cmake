@@ -20,8 +20,9 @@
 #
 # Precompiled <ferry/ferry.hpp> (GCC and Clang): nearly all of a compile-fail test's time is
 # parsing ferry's headers (g++: 1.2 s of CPU per compile, 0.3 s with the header precompiled;
-# there are two compiles per test). A source that includes <ferry/ferry.hpp> and has no
-# DEFINITIONS or OPTIONS (which could change what the headers declare) gets
+# there are two compiles per test). A source that includes <ferry/ferry.hpp>, defines or
+# undefines no macro itself and has no DEFINITIONS or OPTIONS (any of which could change what the
+# headers declare: they are parsed before the source then) gets
 # -include <build>/compile_fail_pch/ferry_pch.hpp, a header holding only that include; the
 # precompiled form next to it (.gch for GCC, .pch for Clang, made with the same compiler and
 # flags) is built by the test compile_fail.precompiled_header, a CTest fixture every such test
@@ -113,7 +114,8 @@ function(ferry_add_compile_fail_test name source regex)
     set(define_flag -D)
     set(include_flag -I)
     file(STRINGS "${source_path}" includes_ferry REGEX "^#include <ferry/ferry\\.hpp>")
-    if(includes_ferry AND NOT arg_DEFINITIONS AND NOT arg_OPTIONS)
+    file(STRINGS "${source_path}" defines_macros REGEX "^[ \t]*#[ \t]*(define|undef)[ \t]")
+    if(includes_ferry AND NOT defines_macros AND NOT arg_DEFINITIONS AND NOT arg_OPTIONS)
       _ferry_compile_fail_pch(pch_flags)
       if(pch_flags)
         list(APPEND flags ${pch_flags})
