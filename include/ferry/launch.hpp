@@ -445,76 +445,79 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
   // it writes when it stores the results), and refuses targets in resident memory.
   const std::span<const detail::arg_region> targets(checked_regions.data() + n_regions, n_targets);
   detail::launch_mapping mapping(rt, name, regions, mapped.data(), targets);
-
-  std::size_t offset = 0;
-  auto bind_one = [&](const auto& a, auto tag) {
-    using AA = typename decltype(tag)::type;
-    auto bnd = detail::map_of<Space, AA>::bind(a, space, mapped.data() + offset);
-    offset += detail::map_of<Space, AA>::regions;
-    return bnd;
-  };
-  // Braced initialisation evaluates left to right, so region offsets line up with arguments.
-  const bound_tuple bound{bind_one(args, std::type_identity<A>{})...};
-  using state_tuple = std::tuple<typename detail::map_of<Space, A>::bound::state...>;
-  state_tuple states{detail::initial_state<Space, A>(args)...};
-
-  detail::record_launch(name, to_string(b), static_cast<std::int64_t>(space.size()));
-  if (space.size() > 0) {
-    try {
-      switch (b) {
-        case backend::serial:
-        case backend::checked:
-          detail::execute_serial(space, kernel, bound, states);
-          break;
-        case backend::openmp:
-          detail::execute_openmp(
-              space, kernel, bound, states, [](state_tuple& x, const state_tuple& y) {
-                [&]<std::size_t... N>(std::index_sequence<N...>) {
-                  (detail::fold_state<Space, std::tuple_element_t<N, std::tuple<A...>>>(
-                       std::get<N>(x), std::get<N>(y)),
-                   ...);
-                }
-                (std::index_sequence_for<A...>{});
-              });
-          break;
-        default:  // the build's device backend (ferry/backend/device.hpp)
-#if FERRY_DEVICE_TU
-          detail::device::execute<std::tuple<detail::fold_op_t<A>...>, bounds>(
-              name, cfg.block, space, kernel, bound, states);
-          break;
-#else
-          throw backend_error(name, detail::device_not_compiled);
-#endif
-      }
-    } catch (const detail::bounds_fault& f) {
-      // A view does not know its launch: name the kernel, and the argument whose mapped memory
-      // holds the view, here. Nothing after the failure runs: `mapping` is destroyed without
-      // finish(), so nothing is copied back (separate-memory backends leave host data as it was
-      // before the launch; host-memory backends keep the writes made before the failure, and so
-      // does the device copy of resident data, which becomes the newer) and no reduction result
-      // is stored.
-      throw bounds_error(name, detail::describe_bounds_fault(f, regions, mapped.data()));
-    } catch (const bounds_error& e) {
-      if (!e.kernel().empty()) throw;
-      throw bounds_error(name, e.detail());
-    }
-  }
-  if constexpr (n_targets > 0) {
-    // The results are stored while the launch is still registered as in flight (finish runs
-    // the hook before it leaves the registry), so no other thread's launch or preload can
-    // touch a target meanwhile; nothing is stored if the launch fails.
-    auto arg_refs = std::forward_as_tuple(args...);
-    auto store = [&] {
-      [&]<std::size_t... N>(std::index_sequence<N...>) {
-        (detail::store_result<Space, std::tuple_element_t<N, std::tuple<A...>>>(
-             std::get<N>(arg_refs), std::get<N>(states)),
-         ...);
-      }
-      (std::index_sequence_for<A...>{});
+  // More regions than a launch maps: the constructor has thrown launch_error. Nothing below is
+  // instantiated for such a launch, which could never run (no kernel, no binding).
+  if constexpr (n_regions <= detail::launch_mapping::max_slots) {
+    std::size_t offset = 0;
+    auto bind_one = [&](const auto& a, auto tag) {
+      using AA = typename decltype(tag)::type;
+      auto bnd = detail::map_of<Space, AA>::bind(a, space, mapped.data() + offset);
+      offset += detail::map_of<Space, AA>::regions;
+      return bnd;
     };
-    mapping.finish(detail::finish_hook::of(store));
-  } else {
-    mapping.finish();
+    // Braced initialisation evaluates left to right, so region offsets line up with arguments.
+    const bound_tuple bound{bind_one(args, std::type_identity<A>{})...};
+    using state_tuple = std::tuple<typename detail::map_of<Space, A>::bound::state...>;
+    state_tuple states{detail::initial_state<Space, A>(args)...};
+
+    detail::record_launch(name, to_string(b), static_cast<std::int64_t>(space.size()));
+    if (space.size() > 0) {
+      try {
+        switch (b) {
+          case backend::serial:
+          case backend::checked:
+            detail::execute_serial(space, kernel, bound, states);
+            break;
+          case backend::openmp:
+            detail::execute_openmp(
+                space, kernel, bound, states, [](state_tuple& x, const state_tuple& y) {
+                  [&]<std::size_t... N>(std::index_sequence<N...>) {
+                    (detail::fold_state<Space, std::tuple_element_t<N, std::tuple<A...>>>(
+                         std::get<N>(x), std::get<N>(y)),
+                     ...);
+                  }
+                  (std::index_sequence_for<A...>{});
+                });
+            break;
+          default:  // the build's device backend (ferry/backend/device.hpp)
+#if FERRY_DEVICE_TU
+            detail::device::execute<std::tuple<detail::fold_op_t<A>...>, bounds>(
+                name, cfg.block, space, kernel, bound, states);
+            break;
+#else
+            throw backend_error(name, detail::device_not_compiled);
+#endif
+        }
+      } catch (const detail::bounds_fault& f) {
+        // A view does not know its launch: name the kernel, and the argument whose mapped memory
+        // holds the view, here. Nothing after the failure runs: `mapping` is destroyed without
+        // finish(), so nothing is copied back (separate-memory backends leave host data as it was
+        // before the launch; host-memory backends keep the writes made before the failure, and so
+        // does the device copy of resident data, which becomes the newer) and no reduction result
+        // is stored.
+        throw bounds_error(name, detail::describe_bounds_fault(f, regions, mapped.data()));
+      } catch (const bounds_error& e) {
+        if (!e.kernel().empty()) throw;
+        throw bounds_error(name, e.detail());
+      }
+    }
+    if constexpr (n_targets > 0) {
+      // The results are stored while the launch is still registered as in flight (finish runs
+      // the hook before it leaves the registry), so no other thread's launch or preload can
+      // touch a target meanwhile; nothing is stored if the launch fails.
+      auto arg_refs = std::forward_as_tuple(args...);
+      auto store = [&] {
+        [&]<std::size_t... N>(std::index_sequence<N...>) {
+          (detail::store_result<Space, std::tuple_element_t<N, std::tuple<A...>>>(
+               std::get<N>(arg_refs), std::get<N>(states)),
+           ...);
+        }
+        (std::index_sequence_for<A...>{});
+      };
+      mapping.finish(detail::finish_hook::of(store));
+    } else {
+      mapping.finish();
+    }
   }
 }
 

@@ -175,6 +175,8 @@ struct finish_hook {
 /// (cross-thread aliasing check), with its regions and its reduction targets.
 class launch_mapping {
  public:
+  /// The most regions one launch maps: the constructor throws launch_error for more.
+  static constexpr std::size_t max_slots = 32;
   /// rt == nullptr: host-memory backend (addresses are the host's; resident data that the
   /// device holds newer is synced back first). `out` receives one address per region.
   /// `targets`: the launch's reduction targets (host memory it writes after the kernel; never
@@ -194,7 +196,6 @@ class launch_mapping {
   ~launch_mapping();
 
  private:
-  static constexpr std::size_t max_slots = 32;
   // No member initialisers: only the launch's own slots are initialised (this runs on every
   // launch, and most launches use a few of the 32).
   struct slot {
