@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs every test:
-#   1. host build in build/ (Release, GCC, OpenMP default): library, ferry-perf, tests, examples;
-#      runs ctest;
+#   1. host build in build/ (Release, GCC, OpenMP default): library, ferry-perf (not
+#      ferry-perf-unchecked: scripts/common.sh says why), tests, examples; runs ctest;
 #   2. packaging: installs build/ into build/install and builds and runs examples/consumer
 #      against it with find_package(ferry), then again with add_subdirectory(ferry);
 #   3. clang build in build-clang/ (Release, $FERRY_CLANGXX, default clang++-14): library and
@@ -30,13 +30,15 @@
 #      and FERRY_HIP_ARCHITECTURES="gfx90a;gfx942" scripts/test.sh, in a fresh build-hip/, checks
 #      the pair (and the gfx942 ISA-version bitcode that cmake/FerryDevice.cmake generates). Runs
 #      the unit and ferry-perf tests of that build on the host backends (FERRY_BACKEND=openmp):
-#      the hip build's host code, not its kernels. Set FERRY_TEST_HIP=0 to skip this part.
+#      the hip build's host code, not its kernels. The differential fuzzer is left out
+#      (-DFERRY_BUILD_FUZZ=OFF: this part does not run it, and the unit tests compile the same
+#      launch machinery). Set FERRY_TEST_HIP=0 to skip this part.
 #   8. if the CUDA toolkit is found (as in 6: its ptxas, nvlink and libdevice make the NVIDIA
 #      images): llvm_offload build in build-llvm-offload/ (-DFERRY_DEVICE_BACKEND=llvm_offload,
 #      $FERRY_LLVM_OFFLOAD_CLANGXX, default clang++-22, -foffload-via-llvm for sm_90 and gfx90a in
 #      one executable): library, unit tests, examples and the whole ferry-perf suite (without
-#      ferry-perf-unchecked); runs its unit tests on the host backends (FERRY_BACKEND=openmp: no
-#      GPU here). Set FERRY_TEST_LLVM_OFFLOAD=0 to skip.
+#      ferry-perf-unchecked, without the fuzzer, as in 7); runs its unit tests on the host
+#      backends (FERRY_BACKEND=openmp: no GPU here). Set FERRY_TEST_LLVM_OFFLOAD=0 to skip.
 # FERRY_TEST_HOST=0 skips parts 1 and 2; FERRY_TEST_CLANG=0, FERRY_TEST_ASAN=0 and
 # FERRY_TEST_TSAN=0 skip parts 3, 4 and 5 (so that, with FERRY_TEST_CUDA=0 and
 # FERRY_TEST_LLVM_OFFLOAD=0 too, only the hip part runs: e.g. to time it). The
@@ -358,7 +360,7 @@ else
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$FERRY_HIP_CLANGXX" \
     -DFERRY_DEVICE_BACKEND=hip "-DFERRY_HIP_ARCHITECTURES=$hip_archs" \
     -DFERRY_BUILD_PERF=ON -DFERRY_PERF_UNCHECKED=OFF -DFERRY_BUILD_TESTS=ON \
-    -DFERRY_BUILD_EXAMPLES=ON; then
+    -DFERRY_BUILD_FUZZ=OFF -DFERRY_BUILD_EXAMPLES=ON; then
     say "building everything in build-hip/ with $FERRY_JOBS jobs (each device source: host, $hip_archs)"
     # One passed check when everything compiled and linked (a failure is recorded by step).
     if step "build (hip, $hip_archs)" build_all "$hip_build"; then
@@ -389,7 +391,8 @@ else
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$FERRY_LLVM_OFFLOAD_CLANGXX" \
     -DFERRY_DEVICE_BACKEND=llvm_offload "-DFERRY_LLVM_OFFLOAD_ARCHITECTURES=sm_90;gfx90a" \
     -DCUDAToolkit_ROOT="$(dirname "$(dirname "$nvcc")")" -DFERRY_PERF_UNCHECKED=OFF \
-    -DFERRY_BUILD_PERF=ON -DFERRY_BUILD_TESTS=ON -DFERRY_BUILD_EXAMPLES=ON; then
+    -DFERRY_BUILD_PERF=ON -DFERRY_BUILD_TESTS=ON -DFERRY_BUILD_FUZZ=OFF \
+    -DFERRY_BUILD_EXAMPLES=ON; then
     say "building everything in build-llvm-offload/ with $FERRY_JOBS jobs (two device images per source)"
     step "build (llvm_offload, sm_90 + gfx90a)" build_all "$lo_build" || true
     run_ctest "$lo_build" "llvm_offload build (FERRY_BACKEND=openmp)" -L unit "$@"
