@@ -196,11 +196,11 @@ __device__ FERRY_INLINE void run_3d(const range3d& s, const K& k, const Bound& b
   trap_on_fault(fault);
 }
 
-/// The safe launch's kernel over a range (run_1d), range2d (run_2d) or range3d (run_3d), with
-/// the backend's FERRY_ANY_BLOCK_BOUNDS: a launch that asks no launch_bounds.
-template <bool Strided, class Space, class K, class Bound, class States, class... P>
-__global__ void FERRY_ANY_BLOCK_BOUNDS kernel_nd(Space s, index first, K k, Bound b,
-                                                 P* __restrict__... q) {
+/// The body of the safe launch's kernel over a range (run_1d), range2d (run_2d) or range3d
+/// (run_3d); 1D threads start at index `first`.
+template <bool Strided, class States, class Space, class K, class Bound, class... P>
+__device__ FERRY_INLINE void run_nd(const Space& s, index first, const K& k, const Bound& b,
+                                    P* __restrict__... q) {
   if constexpr (Space::rank == 1)
     run_1d<States>(first, s.begin, s.end, k, b, q...);
   else if constexpr (Space::rank == 2)
@@ -209,18 +209,21 @@ __global__ void FERRY_ANY_BLOCK_BOUNDS kernel_nd(Space s, index first, K k, Boun
     run_3d<Strided, States>(s, k, b, q...);
 }
 
+/// The safe launch's kernel (run_nd), with the backend's FERRY_ANY_BLOCK_BOUNDS: a launch that
+/// asks no launch_bounds.
+template <bool Strided, class Space, class K, class Bound, class States, class... P>
+__global__ void FERRY_ANY_BLOCK_BOUNDS kernel_nd(Space s, index first, K k, Bound b,
+                                                 P* __restrict__... q) {
+  run_nd<Strided, States>(s, first, k, b, q...);
+}
+
 /// kernel_nd for a launch that asks ferry::launch_bounds<MaxThreads, MinResident>: the
 /// backend's FERRY_LAUNCH_BOUNDS(MaxThreads, MinResident, or 1 for none).
 template <int MaxThreads, int MinResident, bool Strided, class Space, class K, class Bound,
           class States, class... P>
 __global__ void FERRY_LAUNCH_BOUNDS(MaxThreads, (MinResident > 0 ? MinResident : 1))
     kernel_nd_bounded(Space s, index first, K k, Bound b, P* __restrict__... q) {
-  if constexpr (Space::rank == 1)
-    run_1d<States>(first, s.begin, s.end, k, b, q...);
-  else if constexpr (Space::rank == 2)
-    run_2d<Strided, States>(s, k, b, q...);
-  else
-    run_3d<Strided, States>(s, k, b, q...);
+  run_nd<Strided, States>(s, first, k, b, q...);
 }
 
 /// Launches kernel_nd, or kernel_nd_bounded when Bounds asks launch bounds, over `space` (1D:
