@@ -22,7 +22,7 @@ TEST(DataUtils, ScalarAlternatesWithCounterParity) {
 
 TEST(DataUtils, PatternedArrayUsesFactorAndIndex) {
   reset_init_counter();
-  std::vector<Real_type> v;
+  Real_vector v;
   init_data(v, 4);  // f = 0.2
   ASSERT_EQ(v.size(), 4u);
   EXPECT_EQ(v[0], (0.2 * 1.1) / 1.12345);
@@ -34,13 +34,13 @@ TEST(DataUtils, PatternedArrayUsesFactorAndIndex) {
 
 TEST(DataUtils, ConstantFillsCountForRealAndIndex) {
   reset_init_counter();
-  std::vector<Real_type> r;
-  std::vector<Index_type> z;
+  Real_vector r;
+  Index_vector z;
   init_data_const(r, 3, 1.5);
   init_data_const(z, 5, Index_type{-1});
   EXPECT_EQ(init_counter(), 2);
-  EXPECT_EQ(r, (std::vector<Real_type>{1.5, 1.5, 1.5}));
-  EXPECT_EQ(z, (std::vector<Index_type>(5, -1)));
+  EXPECT_EQ(r, (Real_vector{1.5, 1.5, 1.5}));
+  EXPECT_EQ(z, (Index_vector(5, -1)));
   // The next patterned call sees an even counter again: f = 0.2.
   Real_type s = 0;
   init_data_scalar(s);
@@ -49,7 +49,7 @@ TEST(DataUtils, ConstantFillsCountForRealAndIndex) {
 
 TEST(DataUtils, RandValueReproducesGlibcSequence) {
   reset_init_counter();
-  std::vector<Real_type> v;
+  Real_vector v;
   init_data_rand_value(v, 1000);
   EXPECT_EQ(init_counter(), 1);
   EXPECT_EQ(v[0], 0.19089668346145036);  // spec 2.16: in_0 with glibc rand after srand(4793)
@@ -58,7 +58,7 @@ TEST(DataUtils, RandValueReproducesGlibcSequence) {
     EXPECT_LE(x, 1.0);
   }
   // Re-seeded on every call: the same sequence again.
-  std::vector<Real_type> w;
+  Real_vector w;
   init_data_rand_value(w, 1000);
   EXPECT_EQ(v, w);
 }

@@ -27,7 +27,7 @@ using apps::DIFFUSION3DPA;
 using apps::MASS3DPA;
 
 /// v[i] = base + step·(i mod period): distinct, positive values (for positive arguments).
-void fill(std::vector<Real_type>& v, double base, double step, std::size_t period) {
+void fill(Real_vector& v, double base, double step, std::size_t period) {
   for (std::size_t i = 0; i < v.size(); ++i) v[i] = base + step * static_cast<double>(i % period);
 }
 

@@ -51,9 +51,11 @@ struct aligned_allocator {
     if (n > static_cast<std::size_t>(-1) / sizeof(T)) throw std::bad_array_new_length();
     return static_cast<T*>(::operator new (n * sizeof(T), std::align_val_t{alignment}));
   }
-  /// Frees a block from allocate(n) (n as passed there).
+  /// Frees a block from allocate(n) (n as passed there). Through the unsized aligned operator
+  /// delete: the sized one is declared only under -fsized-deallocation, which clang 14 leaves off.
   void deallocate(T* p, std::size_t n) noexcept {
-    ::operator delete (p, n * sizeof(T), std::align_val_t{alignment});
+    static_cast<void>(n);
+    ::operator delete (p, std::align_val_t{alignment});
   }
 
   template <class U>
