@@ -133,13 +133,13 @@ class CONVECTION3DPA : public kernel_base {
   /// Frees all arrays.
   void tear_down() override;
 
-  Index_type m_ne = 0;          ///< elements
-  Real_vector m_b;   ///< [12] basis B(q,d) at q + 4d
-  Real_vector m_bt;  ///< [12] transposed basis Bt(d,q) at d + 3q
-  Real_vector m_g;   ///< [12] basis derivative G(q,d) at q + 4d
-  Real_vector m_d;   ///< [192·NE] velocity at qx + 4qy + 16qz + 64c + 192e
-  Real_vector m_x;   ///< [27·NE] input dofs at dx + 3dy + 9dz + 27e
-  Real_vector m_y;   ///< [27·NE] result, accumulated, same layout as X
+  Index_type m_ne = 0;  ///< elements
+  Real_vector m_b;      ///< [12] basis B(q,d) at q + 4d
+  Real_vector m_bt;     ///< [12] transposed basis Bt(d,q) at d + 3q
+  Real_vector m_g;      ///< [12] basis derivative G(q,d) at q + 4d
+  Real_vector m_d;      ///< [192·NE] velocity at qx + 4qy + 16qz + 64c + 192e
+  Real_vector m_x;      ///< [27·NE] input dofs at dx + 3dy + 9dz + 27e
+  Real_vector m_y;      ///< [27·NE] result, accumulated, same layout as X
 };
 
 /// One rep's work on element e, sequentially in local arrays (ref_seq and base_omp): the stages

@@ -31,18 +31,18 @@ class DEL_DOT_VEC_2D : public kernel_base {
   /// Frees all arrays.
   void tear_down() override;
 
-  Index_type m_n = 0;                    ///< real nodes per dimension
-  Index_type m_jp = 0;                   ///< j stride, n + 3
-  Index_type m_array_length = 0;         ///< padded node count (n + 3)^2, nodal array length
-  Index_type m_num_zones = 0;            ///< (n − 1)^2 real zones (iterations per rep)
-  Real_vector m_x;            ///< [m_array_length] node x coordinates
-  Real_vector m_y;            ///< [m_array_length] node y coordinates
-  Real_vector m_xdot;         ///< [m_array_length] velocity x component (fx)
-  Real_vector m_ydot;         ///< [m_array_length] velocity y component (fy)
-  Real_vector m_div;          ///< [m_array_length] result; 0 outside real zones
-  Index_vector m_real_zones;  ///< [m_num_zones] zone (= lower-left node) indices
-  Real_type m_half = 0.5;                ///< the constant 1/2 of the differences
-  Real_type m_ptiny = 1.0e-20;           ///< keeps the area denominator non-zero
+  Index_type m_n = 0;             ///< real nodes per dimension
+  Index_type m_jp = 0;            ///< j stride, n + 3
+  Index_type m_array_length = 0;  ///< padded node count (n + 3)^2, nodal array length
+  Index_type m_num_zones = 0;     ///< (n − 1)^2 real zones (iterations per rep)
+  Real_vector m_x;                ///< [m_array_length] node x coordinates
+  Real_vector m_y;                ///< [m_array_length] node y coordinates
+  Real_vector m_xdot;             ///< [m_array_length] velocity x component (fx)
+  Real_vector m_ydot;             ///< [m_array_length] velocity y component (fy)
+  Real_vector m_div;              ///< [m_array_length] result; 0 outside real zones
+  Index_vector m_real_zones;      ///< [m_num_zones] zone (= lower-left node) indices
+  Real_type m_half = 0.5;         ///< the constant 1/2 of the differences
+  Real_type m_ptiny = 1.0e-20;    ///< keeps the area denominator non-zero
 };
 
 }  // namespace ferry_perf::apps

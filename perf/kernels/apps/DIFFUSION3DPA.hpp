@@ -166,12 +166,12 @@ class DIFFUSION3DPA : public kernel_base {
   /// Frees all arrays.
   void tear_down() override;
 
-  Index_type m_ne = 0;         ///< elements
-  Real_vector m_b;  ///< [12] basis B(q,d) at q + 4d
-  Real_vector m_g;  ///< [12] basis derivative G(q,d) at q + 4d
-  Real_vector m_d;  ///< [384·NE] operator at qx + 4qy + 16qz + 64s + 384e
-  Real_vector m_x;  ///< [27·NE] input dofs at dx + 3dy + 9dz + 27e
-  Real_vector m_y;  ///< [27·NE] result, accumulated, same layout as X
+  Index_type m_ne = 0;  ///< elements
+  Real_vector m_b;      ///< [12] basis B(q,d) at q + 4d
+  Real_vector m_g;      ///< [12] basis derivative G(q,d) at q + 4d
+  Real_vector m_d;      ///< [384·NE] operator at qx + 4qy + 16qz + 64s + 384e
+  Real_vector m_x;      ///< [27·NE] input dofs at dx + 3dy + 9dz + 27e
+  Real_vector m_y;      ///< [27·NE] result, accumulated, same layout as X
 };
 
 /// Where B and G start in a basis array holding both (b's 12 values, then g's).

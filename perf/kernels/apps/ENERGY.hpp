@@ -32,7 +32,7 @@ class ENERGY : public kernel_base {
   /// Frees all arrays.
   void tear_down() override;
 
-  Index_type m_n = 0;                       ///< number of elements of every array
+  Index_type m_n = 0;            ///< number of elements of every array
   Real_vector m_e_new;           ///< [m_n] result: new energy
   Real_vector m_e_old;           ///< [m_n] old energy
   Real_vector m_delvc;           ///< [m_n] volume change
@@ -48,10 +48,10 @@ class ENERGY : public kernel_base {
   Real_vector m_ql_old;          ///< [m_n] linear viscosity coefficient
   Real_vector m_qq_old;          ///< [m_n] quadratic viscosity term
   Real_vector m_vnewc;           ///< [m_n] new relative volume
-  Real_type m_rho0 = 0;                     ///< reference density (SSC denominator)
-  Real_type m_e_cut = 0;                    ///< |e_new| below this becomes 0
-  Real_type m_emin = 0;                     ///< lower clamp of e_new
-  Real_type m_q_cut = 0;                    ///< |q_new| below this becomes 0
+  Real_type m_rho0 = 0;          ///< reference density (SSC denominator)
+  Real_type m_e_cut = 0;         ///< |e_new| below this becomes 0
+  Real_type m_emin = 0;          ///< lower clamp of e_new
+  Real_type m_q_cut = 0;         ///< |q_new| below this becomes 0
 };
 
 }  // namespace ferry_perf::apps

@@ -26,10 +26,10 @@ class FIR : public kernel_base {
   /// Frees all arrays.
   void tear_down() override;
 
-  Index_type m_n = 0;            ///< number of outputs
-  Index_type m_in_length = 0;    ///< m_n + coeff_len − 1 inputs
-  Real_vector m_in;   ///< [m_in_length] input signal, uniform in [0, 1]
-  Real_vector m_out;  ///< [m_n] result
+  Index_type m_n = 0;          ///< number of outputs
+  Index_type m_in_length = 0;  ///< m_n + coeff_len − 1 inputs
+  Real_vector m_in;            ///< [m_in_length] input signal, uniform in [0, 1]
+  Real_vector m_out;           ///< [m_n] result
   /// The taps of spec 2.16 (they sum to 0); RAJAPerf's CUDA baseline keeps them in __constant__.
   std::array<Real_type, coeff_len> m_coeff{3.0,  -1.0, -1.0, -1.0, -1.0, 3.0,  -1.0, -1.0,
                                            -1.0, -1.0, 3.0,  -1.0, -1.0, -1.0, -1.0, 3.0};

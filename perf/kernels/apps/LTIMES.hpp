@@ -27,16 +27,16 @@ class LTIMES : public kernel_base {
   /// Frees all arrays.
   void tear_down() override;
 
-  Index_type m_num_d = 0;        ///< directions (innermost, summed over)
-  Index_type m_num_g = 0;        ///< energy groups
-  Index_type m_num_m = 0;        ///< moments
-  Index_type m_num_z = 0;        ///< zones (outermost)
-  Index_type m_psi_length = 0;   ///< num_d·num_g·num_z (the actual problem size)
-  Index_type m_ell_length = 0;   ///< num_m·num_d
-  Index_type m_phi_length = 0;   ///< num_m·num_g·num_z (iterations per rep)
-  Real_vector m_psi;  ///< [m_psi_length] angular flux psi[z][g][d]
-  Real_vector m_ell;  ///< [m_ell_length] moment matrix ell[m][d]
-  Real_vector m_phi;  ///< [m_phi_length] result, accumulated: phi[z][g][m]
+  Index_type m_num_d = 0;       ///< directions (innermost, summed over)
+  Index_type m_num_g = 0;       ///< energy groups
+  Index_type m_num_m = 0;       ///< moments
+  Index_type m_num_z = 0;       ///< zones (outermost)
+  Index_type m_psi_length = 0;  ///< num_d·num_g·num_z (the actual problem size)
+  Index_type m_ell_length = 0;  ///< num_m·num_d
+  Index_type m_phi_length = 0;  ///< num_m·num_g·num_z (iterations per rep)
+  Real_vector m_psi;            ///< [m_psi_length] angular flux psi[z][g][d]
+  Real_vector m_ell;            ///< [m_ell_length] moment matrix ell[m][d]
+  Real_vector m_phi;            ///< [m_phi_length] result, accumulated: phi[z][g][m]
 };
 
 }  // namespace ferry_perf::apps

@@ -107,12 +107,12 @@ class MASS3DPA : public kernel_base {
   /// Frees all arrays.
   void tear_down() override;
 
-  Index_type m_ne = 0;          ///< elements
-  Real_vector m_b;   ///< [20] basis B(q,d) at q + 5d
-  Real_vector m_bt;  ///< [20] transposed basis, read as Bt[q + 4d]
-  Real_vector m_d;   ///< [125·NE] quadrature data at qx + 5qy + 25qz + 125e
-  Real_vector m_x;   ///< [64·NE] input dofs at dx + 4dy + 16dz + 64e
-  Real_vector m_y;   ///< [64·NE] result, accumulated, same layout as X
+  Index_type m_ne = 0;  ///< elements
+  Real_vector m_b;      ///< [20] basis B(q,d) at q + 5d
+  Real_vector m_bt;     ///< [20] transposed basis, read as Bt[q + 4d]
+  Real_vector m_d;      ///< [125·NE] quadrature data at qx + 5qy + 25qz + 125e
+  Real_vector m_x;      ///< [64·NE] input dofs at dx + 4dy + 16dz + 64e
+  Real_vector m_y;      ///< [64·NE] result, accumulated, same layout as X
 };
 
 /// One rep's work on element e, sequentially in local arrays (ref_seq and base_omp): the six

@@ -37,23 +37,23 @@ class MATVEC_3D_STENCIL : public kernel_base {
   Index_type m_lpz = 0;           ///< (n + 1)(kp + jp + 1): highest index touched
   Index_type m_array_length = 0;  ///< lpz + 1, the length of b, x and the coefficient arrays
   Index_type m_num_zones = 0;     ///< (n − 1)^3 real zones (iterations per rep)
-  Real_vector m_b;     ///< [m_array_length] result; 0 outside real zones
-  Real_vector m_x;     ///< [m_array_length] input vector
-  Real_vector m_dbl;   ///< [m_array_length] coefficient of offset −kp−jp−1
-  Real_vector m_dbc;   ///< [m_array_length] coefficient of offset −kp−jp
-  Real_vector m_dbr;   ///< [m_array_length] coefficient of offset −kp−jp+1
-  Real_vector m_dcl;   ///< [m_array_length] coefficient of offset −kp−1
-  Real_vector m_dcc;   ///< [m_array_length] coefficient of offset −kp
-  Real_vector m_dcr;   ///< [m_array_length] coefficient of offset −kp+1
-  Real_vector m_dfl;   ///< [m_array_length] coefficient of offset −kp+jp−1
-  Real_vector m_dfc;   ///< [m_array_length] coefficient of offset −kp+jp
-  Real_vector m_dfr;   ///< [m_array_length] coefficient of offset −kp+jp+1
-  Real_vector m_cbl;   ///< [m_array_length] coefficient of offset −jp−1
-  Real_vector m_cbc;   ///< [m_array_length] coefficient of offset −jp
-  Real_vector m_cbr;   ///< [m_array_length] coefficient of offset −jp+1
-  Real_vector m_ccl;   ///< [m_array_length] coefficient of offset −1
-  Real_vector m_ccc;   ///< [m_array_length] diagonal coefficient (offset 0)
-  Index_vector m_real_zones;  ///< [m_num_zones] zone indices, i fastest then j, k
+  Real_vector m_b;                ///< [m_array_length] result; 0 outside real zones
+  Real_vector m_x;                ///< [m_array_length] input vector
+  Real_vector m_dbl;              ///< [m_array_length] coefficient of offset −kp−jp−1
+  Real_vector m_dbc;              ///< [m_array_length] coefficient of offset −kp−jp
+  Real_vector m_dbr;              ///< [m_array_length] coefficient of offset −kp−jp+1
+  Real_vector m_dcl;              ///< [m_array_length] coefficient of offset −kp−1
+  Real_vector m_dcc;              ///< [m_array_length] coefficient of offset −kp
+  Real_vector m_dcr;              ///< [m_array_length] coefficient of offset −kp+1
+  Real_vector m_dfl;              ///< [m_array_length] coefficient of offset −kp+jp−1
+  Real_vector m_dfc;              ///< [m_array_length] coefficient of offset −kp+jp
+  Real_vector m_dfr;              ///< [m_array_length] coefficient of offset −kp+jp+1
+  Real_vector m_cbl;              ///< [m_array_length] coefficient of offset −jp−1
+  Real_vector m_cbc;              ///< [m_array_length] coefficient of offset −jp
+  Real_vector m_cbr;              ///< [m_array_length] coefficient of offset −jp+1
+  Real_vector m_ccl;              ///< [m_array_length] coefficient of offset −1
+  Real_vector m_ccc;              ///< [m_array_length] diagonal coefficient (offset 0)
+  Index_vector m_real_zones;      ///< [m_num_zones] zone indices, i fastest then j, k
 };
 
 }  // namespace ferry_perf::apps

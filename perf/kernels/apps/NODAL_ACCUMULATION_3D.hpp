@@ -30,15 +30,15 @@ class NODAL_ACCUMULATION_3D : public kernel_base {
   /// Frees all arrays.
   void tear_down() override;
 
-  Index_type m_n = 0;                    ///< real nodes per dimension
-  Index_type m_jp = 0;                   ///< j stride, n + 3
-  Index_type m_kp = 0;                   ///< k stride, (n + 3)²
-  Index_type m_num_zones = 0;            ///< (n − 1)³ real zones, iterations per rep
-  Index_type m_nodal_length = 0;         ///< (n + 3)³, the length of x
-  Index_type m_zonal_length = 0;         ///< lpz + 1, the length of vol
-  Real_vector m_x;            ///< [m_nodal_length] result, accumulated
-  Real_vector m_vol;          ///< [m_zonal_length] zone values, all 1.0
-  Index_vector m_real_zones;  ///< [m_num_zones] zone index of each iteration
+  Index_type m_n = 0;             ///< real nodes per dimension
+  Index_type m_jp = 0;            ///< j stride, n + 3
+  Index_type m_kp = 0;            ///< k stride, (n + 3)²
+  Index_type m_num_zones = 0;     ///< (n − 1)³ real zones, iterations per rep
+  Index_type m_nodal_length = 0;  ///< (n + 3)³, the length of x
+  Index_type m_zonal_length = 0;  ///< lpz + 1, the length of vol
+  Real_vector m_x;                ///< [m_nodal_length] result, accumulated
+  Real_vector m_vol;              ///< [m_zonal_length] zone values, all 1.0
+  Index_vector m_real_zones;      ///< [m_num_zones] zone index of each iteration
 };
 
 /// Adds 0.125·vol[i] to the 8 corner nodes of zone i through acc.add(node, value), corners in

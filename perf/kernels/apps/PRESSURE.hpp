@@ -25,16 +25,16 @@ class PRESSURE : public kernel_base {
   /// Frees all arrays.
   void tear_down() override;
 
-  Index_type m_n = 0;                    ///< number of elements of every array
+  Index_type m_n = 0;         ///< number of elements of every array
   Real_vector m_compression;  ///< [m_n] input of loop 1
   Real_vector m_bvc;          ///< [m_n] written by loop 1, read by loop 2
   Real_vector m_p_new;        ///< [m_n] result (loop 2)
   Real_vector m_e_old;        ///< [m_n] input of loop 2
   Real_vector m_vnewc;        ///< [m_n] input of loop 2 (compared with eosvmax)
-  Real_type m_cls = 0;                   ///< scale of loop 1
-  Real_type m_p_cut = 0;                 ///< |p_new| below this becomes 0
-  Real_type m_pmin = 0;                  ///< lower clamp of p_new
-  Real_type m_eosvmax = 0;               ///< p_new is 0 where vnewc >= eosvmax
+  Real_type m_cls = 0;        ///< scale of loop 1
+  Real_type m_p_cut = 0;      ///< |p_new| below this becomes 0
+  Real_type m_pmin = 0;       ///< lower clamp of p_new
+  Real_type m_eosvmax = 0;    ///< p_new is 0 where vnewc >= eosvmax
 };
 
 }  // namespace ferry_perf::apps

@@ -33,10 +33,10 @@ class VOL3D : public kernel_base {
   Index_type m_fpz = 0;           ///< first index of the loop, kp + jp + 1
   Index_type m_lpz = 0;           ///< last index of the loop (inclusive), (n+1)(kp + jp + 1)
   Index_type m_array_length = 0;  ///< padded node count (n + 3)^3, length of every array
-  Real_vector m_x;     ///< [m_array_length] node x coordinates
-  Real_vector m_y;     ///< [m_array_length] node y coordinates
-  Real_vector m_z;     ///< [m_array_length] node z coordinates
-  Real_vector m_vol;   ///< [m_array_length] result; 0 outside [m_fpz, m_lpz]
+  Real_vector m_x;                ///< [m_array_length] node x coordinates
+  Real_vector m_y;                ///< [m_array_length] node y coordinates
+  Real_vector m_z;                ///< [m_array_length] node z coordinates
+  Real_vector m_vol;              ///< [m_array_length] result; 0 outside [m_fpz, m_lpz]
   Real_type m_vnormq = 0.083333333333333333;  ///< the double nearest 1/12
 };
 

@@ -23,10 +23,10 @@ class DAXPY : public kernel_base {
   /// Frees all arrays.
   void tear_down() override;
 
-  Index_type m_n = 0;          ///< number of elements N
-  Real_vector m_y;  ///< [m_n] result, K(0) (#0), updated in place
-  Real_vector m_x;  ///< [m_n] input, D (#1, f = 0.1)
-  Real_type m_a = 0;           ///< scalar, S (#2) = 0.19582535938404025
+  Index_type m_n = 0;  ///< number of elements N
+  Real_vector m_y;     ///< [m_n] result, K(0) (#0), updated in place
+  Real_vector m_x;     ///< [m_n] input, D (#1, f = 0.1)
+  Real_type m_a = 0;   ///< scalar, S (#2) = 0.19582535938404025
 };
 
 }  // namespace ferry_perf::basic

@@ -24,12 +24,12 @@ class IF_QUAD : public kernel_base {
   /// Frees all arrays.
   void tear_down() override;
 
-  Index_type m_n = 0;           ///< number of elements N
-  Real_vector m_a;   ///< [m_n] input, RS (#0, f = 0.2, signs from srand(4793))
-  Real_vector m_b;   ///< [m_n] input, D (#1, f = 0.1)
-  Real_vector m_c;   ///< [m_n] input, D (#2, f = 0.2)
-  Real_vector m_x1;  ///< [m_n] result, K(0) (#3)
-  Real_vector m_x2;  ///< [m_n] result, K(0) (#4)
+  Index_type m_n = 0;  ///< number of elements N
+  Real_vector m_a;     ///< [m_n] input, RS (#0, f = 0.2, signs from srand(4793))
+  Real_vector m_b;     ///< [m_n] input, D (#1, f = 0.1)
+  Real_vector m_c;     ///< [m_n] input, D (#2, f = 0.2)
+  Real_vector m_x1;    ///< [m_n] result, K(0) (#3)
+  Real_vector m_x2;    ///< [m_n] result, K(0) (#4)
 };
 
 }  // namespace ferry_perf::basic

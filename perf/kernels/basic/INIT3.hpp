@@ -24,7 +24,7 @@ class INIT3 : public kernel_base {
   /// Frees all arrays.
   void tear_down() override;
 
-  Index_type m_n = 0;             ///< number of elements N
+  Index_type m_n = 0;  ///< number of elements N
   Real_vector m_out1;  ///< [m_n] result, K(0) (#0)
   Real_vector m_out2;  ///< [m_n] result, K(0) (#1)
   Real_vector m_out3;  ///< [m_n] result, K(0) (#2)

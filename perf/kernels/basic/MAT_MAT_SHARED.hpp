@@ -28,10 +28,10 @@ class MAT_MAT_SHARED : public kernel_base {
   /// Frees all arrays.
   void tear_down() override;
 
-  Index_type m_n = 0;          ///< matrix extent N
-  Real_vector m_a;  ///< [N*N] input, row-major, K(1.0) (#0)
-  Real_vector m_b;  ///< [N*N] input, row-major, K(1.0) (#1)
-  Real_vector m_c;  ///< [N*N] result, row-major, K(0) (#2)
+  Index_type m_n = 0;  ///< matrix extent N
+  Real_vector m_a;     ///< [N*N] input, row-major, K(1.0) (#0)
+  Real_vector m_b;     ///< [N*N] input, row-major, K(1.0) (#1)
+  Real_vector m_c;     ///< [N*N] result, row-major, K(0) (#2)
 };
 
 }  // namespace ferry_perf::basic

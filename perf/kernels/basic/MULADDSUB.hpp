@@ -23,7 +23,7 @@ class MULADDSUB : public kernel_base {
   /// Frees all arrays.
   void tear_down() override;
 
-  Index_type m_n = 0;             ///< number of elements N
+  Index_type m_n = 0;  ///< number of elements N
   Real_vector m_out1;  ///< [m_n] result, K(0) (#0)
   Real_vector m_out2;  ///< [m_n] result, K(0) (#1)
   Real_vector m_out3;  ///< [m_n] result, K(0) (#2)

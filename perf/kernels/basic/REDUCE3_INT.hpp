@@ -25,11 +25,11 @@ class REDUCE3_INT : public kernel_base {
   /// Frees the array.
   void tear_down() override;
 
-  Index_type m_n = 0;           ///< number of elements N
-  Int_vector m_vec;  ///< [m_n] ±1, with one −58 and one 19
-  Int_type m_vsum = 0;          ///< the last rep's sum
-  Int_type m_vmin = INT_MAX;    ///< the last rep's minimum
-  Int_type m_vmax = INT_MIN;    ///< the last rep's maximum
+  Index_type m_n = 0;         ///< number of elements N
+  Int_vector m_vec;           ///< [m_n] ±1, with one −58 and one 19
+  Int_type m_vsum = 0;        ///< the last rep's sum
+  Int_type m_vmin = INT_MAX;  ///< the last rep's minimum
+  Int_type m_vmax = INT_MIN;  ///< the last rep's maximum
 };
 
 }  // namespace ferry_perf::basic

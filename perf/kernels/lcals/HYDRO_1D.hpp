@@ -28,13 +28,13 @@ class HYDRO_1D : public kernel_base {
   /// Frees all arrays.
   void tear_down() override;
 
-  Index_type m_n = 0;          ///< number of elements N
-  Real_vector m_x;  ///< [m_n] result, K(0) (#0), overwritten every rep
-  Real_vector m_y;  ///< [m_n] input, D (#1)
-  Real_vector m_z;  ///< [m_n + 1] input, D (#2)
-  Real_type m_q = 0;           ///< S (#3) = 0.09791267969202012
-  Real_type m_r = 0;           ///< S (#4) = 0.19582535938404025
-  Real_type m_t = 0;           ///< S (#5) = 0.09791267969202012
+  Index_type m_n = 0;  ///< number of elements N
+  Real_vector m_x;     ///< [m_n] result, K(0) (#0), overwritten every rep
+  Real_vector m_y;     ///< [m_n] input, D (#1)
+  Real_vector m_z;     ///< [m_n + 1] input, D (#2)
+  Real_type m_q = 0;   ///< S (#3) = 0.09791267969202012
+  Real_type m_r = 0;   ///< S (#4) = 0.19582535938404025
+  Real_type m_t = 0;   ///< S (#5) = 0.09791267969202012
 };
 
 /// The new x[i] of spec 2.14, in the suite's operation order. Every variant calls this one

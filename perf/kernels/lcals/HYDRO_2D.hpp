@@ -29,22 +29,22 @@ class HYDRO_2D : public kernel_base {
   /// Frees all arrays.
   void tear_down() override;
 
-  Index_type m_jn = 0;             ///< points along j (the fast index)
-  Index_type m_kn = 0;             ///< points along k
-  Index_type m_array_length = 0;   ///< jn·kn, the length of every array
-  Real_vector m_za;     ///< loop 1 output, D (#2)
-  Real_vector m_zb;     ///< loop 1 output, D (#3)
-  Real_vector m_zm;     ///< input, D (#4)
-  Real_vector m_zp;     ///< input, D (#5)
-  Real_vector m_zq;     ///< input, D (#6)
-  Real_vector m_zr;     ///< input, D (#7)
-  Real_vector m_zu;     ///< loop 2 accumulator, D (#8)
-  Real_vector m_zv;     ///< loop 2 accumulator, D (#9)
-  Real_vector m_zz;     ///< input, D (#10)
-  Real_vector m_zrout;  ///< loop 3 output, K(0) (#0)
-  Real_vector m_zzout;  ///< loop 3 output, K(0) (#1)
-  Real_type m_s = 0.0041;          ///< loop 2 factor
-  Real_type m_t = 0.0037;          ///< loop 3 factor
+  Index_type m_jn = 0;            ///< points along j (the fast index)
+  Index_type m_kn = 0;            ///< points along k
+  Index_type m_array_length = 0;  ///< jn·kn, the length of every array
+  Real_vector m_za;               ///< loop 1 output, D (#2)
+  Real_vector m_zb;               ///< loop 1 output, D (#3)
+  Real_vector m_zm;               ///< input, D (#4)
+  Real_vector m_zp;               ///< input, D (#5)
+  Real_vector m_zq;               ///< input, D (#6)
+  Real_vector m_zr;               ///< input, D (#7)
+  Real_vector m_zu;               ///< loop 2 accumulator, D (#8)
+  Real_vector m_zv;               ///< loop 2 accumulator, D (#9)
+  Real_vector m_zz;               ///< input, D (#10)
+  Real_vector m_zrout;            ///< loop 3 output, K(0) (#0)
+  Real_vector m_zzout;            ///< loop 3 output, K(0) (#1)
+  Real_type m_s = 0.0041;         ///< loop 2 factor
+  Real_type m_t = 0.0037;         ///< loop 3 factor
 };
 
 // The three loop bodies at the interior point kj = j + k·jn, in the suite's operation order.

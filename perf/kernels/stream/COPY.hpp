@@ -22,9 +22,9 @@ class COPY : public kernel_base {
   /// Frees all arrays.
   void tear_down() override;
 
-  Index_type m_n = 0;          ///< number of elements N
-  Real_vector m_a;  ///< [m_n] input, D (#0, f = 0.2)
-  Real_vector m_c;  ///< [m_n] result, K(0) (#1)
+  Index_type m_n = 0;  ///< number of elements N
+  Real_vector m_a;     ///< [m_n] input, D (#0, f = 0.2)
+  Real_vector m_c;     ///< [m_n] result, K(0) (#1)
 };
 
 }  // namespace ferry_perf::stream

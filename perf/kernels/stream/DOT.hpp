@@ -22,10 +22,10 @@ class DOT : public kernel_base {
   /// Frees all arrays.
   void tear_down() override;
 
-  Index_type m_n = 0;          ///< number of elements N
-  Real_vector m_a;  ///< [m_n] input
-  Real_vector m_b;  ///< [m_n] input
-  Real_type m_dot = 0;         ///< sum of every rep's dot product
+  Index_type m_n = 0;   ///< number of elements N
+  Real_vector m_a;      ///< [m_n] input
+  Real_vector m_b;      ///< [m_n] input
+  Real_type m_dot = 0;  ///< sum of every rep's dot product
 };
 
 }  // namespace ferry_perf::stream

@@ -22,11 +22,11 @@ class TRIAD : public kernel_base {
   /// Frees all arrays.
   void tear_down() override;
 
-  Index_type m_n = 0;          ///< number of elements N
-  Real_vector m_a;  ///< [m_n] result, K(0) (#0)
-  Real_vector m_b;  ///< [m_n] input, D (#1, f = 0.1)
-  Real_vector m_c;  ///< [m_n] input, D (#2, f = 0.2)
-  Real_type m_alpha = 0;       ///< scalar, S (#3) = 0.09791267969202012
+  Index_type m_n = 0;     ///< number of elements N
+  Real_vector m_a;        ///< [m_n] result, K(0) (#0)
+  Real_vector m_b;        ///< [m_n] input, D (#1, f = 0.1)
+  Real_vector m_c;        ///< [m_n] input, D (#2, f = 0.2)
+  Real_type m_alpha = 0;  ///< scalar, S (#3) = 0.09791267969202012
 };
 
 }  // namespace ferry_perf::stream
