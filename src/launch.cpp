@@ -48,6 +48,27 @@ void throw_bounds_block_error(const char* kernel, int block, int max_threads) {
                          std::to_string(max_threads) + ")");
 }
 
+void gpu::throw_x_grid_error(const char* kernel, index n, unsigned block_x, index blocks) {
+  throw launch_error(kernel, "the index space has " + std::to_string(n) +
+                                 " indices along x, which need " + std::to_string(blocks) +
+                                 " blocks of " + std::to_string(block_x) +
+                                 " threads along x, more than a GPU grid holds (" +
+                                 std::to_string(gpu::max_grid_x) +
+                                 "; refused on every backend, so that the launch is portable): "
+                                 "split the launch or use a larger launch_config.block");
+}
+
+void throw_block_grid_error(const char* kernel, const index (&blocks)[3]) {
+  throw launch_error(kernel, "the index space needs " + std::to_string(blocks[0]) + " x " +
+                                 std::to_string(blocks[1]) + " x " + std::to_string(blocks[2]) +
+                                 " blocks, more than a GPU grid holds (" +
+                                 std::to_string(gpu::max_grid_x) + " x " +
+                                 std::to_string(gpu::max_grid_yz) + " x " +
+                                 std::to_string(gpu::max_grid_yz) +
+                                 "; refused on every backend, so that the launch is portable): "
+                                 "split the launch");
+}
+
 void throw_argument_error(const char* kernel, int pos, const char* kind, const std::string& msg) {
   throw launch_error(kernel, "argument " + std::to_string(pos) + " (" + kind + "): " + msg);
 }

@@ -604,6 +604,7 @@ FERRY_HOST_DEVICE FERRY_INLINE void call_finish(
     const finish_t<F>& f, const block_thread<typename Blocked::index_type>& th,
     const typename Kernel::state_type& st, const Bound& b, States& as, std::index_sequence<N...>,
     unsigned* fault) {
+  static_cast<void>(fault);  // unused by a finish step without arguments
   f.f(th, st, with_fault_flag(std::get<N>(b).get(th.global, std::get<N>(as)), fault)...);
 }
 
@@ -768,6 +769,19 @@ block_geometry geometry_of(const typename Blocked::space_type& s) {
   const index b[3] = {Blocked::bx, Blocked::by, Blocked::bz};
   for (int d = 0; d < 3; ++d) g.blocks[d] = (g.end[d] - g.begin[d] + b[d] - 1) / b[d];
   return g;
+}
+
+/// Throws launch_error(kernel, ...): a block launch needs `blocks` (x, y, z) blocks, more than a
+/// GPU grid holds. Out of line (src/launch.cpp).
+[[noreturn]] void throw_block_grid_error(const char* kernel, const index (&blocks)[3]);
+/// Refuses a non-empty block launch whose grid exceeds a GPU grid (gpu::max_grid_x along x,
+/// gpu::max_grid_yz along y and z; the block kernels do not stride), on every backend and before
+/// anything is copied, so that a block launch that runs on the host also launches on a GPU.
+inline void check_block_grid(const char* kernel, const block_geometry& g) {
+  if (g.blocks[0] == 0 || g.blocks[1] == 0 || g.blocks[2] == 0) return;  // launches nothing
+  if (g.blocks[0] > gpu::max_grid_x || g.blocks[1] > index{gpu::max_grid_yz} ||
+      g.blocks[2] > index{gpu::max_grid_yz})
+    throw_block_grid_error(kernel, g.blocks);
 }
 
 template <class Idx>
@@ -977,9 +991,9 @@ void dispatch_blocks(const char* name, backend b, const Blocked& space, const Ke
 ///                 the field is checked as by ferry::launch), or the shared arrays need more
 ///                 bytes per block than the backend allows
 ///                 (host backends: portable_block_shared_bytes; CUDA: the device's opt-in
-///                 limit: before anything is copied), or (CUDA) more blocks than a grid
-///                 holds (2^31 - 1 along x, 65535 along y and z: after the arguments are
-///                 copied in, before the kernel runs; nothing is copied back);
+///                 limit: before anything is copied), or more blocks than a GPU grid
+///                 holds (2^31 - 1 along x, 65535 along y and z; on every backend, before
+///                 anything is copied);
 ///   bounds_error  a shared or argument view indexed out of bounds (host backends: at once,
 ///                 naming the kernel and "shared array <k>" or the argument); on a
 ///                 device the thread traps after the kernel and the launch fails as device_error.
@@ -1041,6 +1055,8 @@ void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel&
     (collect(args, std::type_identity<A>{}), ...);
   }
   detail::check_aliasing(name, regions);
+  // Valid arguments, so the launch would run: refuse it here if a GPU grid cannot hold it.
+  detail::check_block_grid(name, detail::geometry_of<Blocked>(space.space));
   if (b == backend::checked) {
     int pos = 0;
     (detail::verify_one<Space, A>(args, space.space, name, ++pos), ...);
@@ -1101,6 +1117,7 @@ void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel&
   ferry::detail::check_block_config(name, cfg.block);
   if (!detail::index_space_ok(space.space))
     throw launch_error(name, "index space: " + check_index_space(space.space));
+  ferry::detail::check_block_grid(name, ferry::detail::geometry_of<Blocked>(space.space));
   const backend b = current_backend();
   if (const std::string msg = ferry::detail::shared_size_problem(
           layout::bytes, ferry::detail::block_shared_limit(b), to_string(b));

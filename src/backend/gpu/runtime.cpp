@@ -234,14 +234,6 @@ int multiprocessors() {
   return the_device().multiprocessors();
 }
 
-[[noreturn]] void x_grid_too_large(const char* kernel, index n, unsigned b) {
-  constexpr index cap = 0x7fffffff;
-  throw launch_error(kernel, "the index space has " + std::to_string(n) +
-                                 " indices along x, more than a " + std::string(api_name) +
-                                 " grid of " + std::to_string(b) + "-thread blocks covers (" +
-                                 std::to_string(cap) + " blocks); split the launch");
-}
-
 void range_push(const char* name) {
   profiler_push(name);
 }

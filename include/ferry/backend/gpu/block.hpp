@@ -78,12 +78,7 @@ template <class Blocked, class Kernel, class Bound, class States, class PhaseArg
           class Geometry>
 void execute_blocks(const char* name, const Geometry& g, const Kernel& kern, const Bound& bound) {
   nvtx_range range(name);
-  if (g.blocks[0] > 0x7fffffff || g.blocks[1] > 65535 || g.blocks[2] > 65535)
-    throw launch_error(name, "the index space needs " + std::to_string(g.blocks[0]) + " x " +
-                                 std::to_string(g.blocks[1]) + " x " + std::to_string(g.blocks[2]) +
-                                 " blocks, more than a " + std::string(api_name) +
-                                 " grid holds (2^31 - 1 x 65535 x "
-                                 "65535); split the launch");
+  check_block_grid(name, g);  // launch_blocks has refused such a grid before its copies
   using L = layout_of<Blocked::threads, typename Kernel::shared_list>;
   constexpr std::size_t bytes = L::bytes;
   auto* f = kernel_blocks<Blocked, Kernel, Bound, States, PhaseArgs, AllArgs>;

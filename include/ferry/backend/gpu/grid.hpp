@@ -22,6 +22,13 @@ inline constexpr int default_block = 256;
 inline constexpr index max_grid_x = 0x7fffffff;
 /// Most blocks along y and along z of a grid (CUDA: 65535; HIP allows more, 65535 fits both).
 inline constexpr unsigned max_grid_yz = 65535;
+/// The narrowest warp of the GPUs ferry targets: 32 threads (NVIDIA; AMD's are 32 or 64). A 2D or
+/// 3D launch puts a warp along x, so the narrowest warp needs the most blocks along x.
+inline constexpr unsigned min_warp = 32;
+
+/// Throws launch_error(kernel, ...): an index space whose x extent of `n` indices needs `blocks`
+/// blocks of `block_x` threads along x, more than max_grid_x. Out of line (src/launch.cpp).
+[[noreturn]] void throw_x_grid_error(const char* kernel, index n, unsigned block_x, index blocks);
 
 /// The larger of a and b (std::max without <algorithm>, which the launch headers leave out for
 /// compile time).
@@ -150,6 +157,31 @@ index sector_lead(const Bound& b, index begin) {
       const std::size_t past = addr % sector_bytes;
       return past % sizeof(T) == 0 ? static_cast<index>(past / sizeof(T)) : 0;
     }
+  }
+}
+
+/// Most blocks along x that the GPU backends' 1D, 2D or 3D kernel (gpu/launch.hpp) needs for
+/// `space` with launch_config.block = `block` (0: default_block) on any GPU ferry targets: a 1D
+/// launch covers size() indices plus a sector lead of at most sector_bytes - 1 (sector_lead: one
+/// less than a sector of 1-byte elements) in blocks of `block` threads; a 2D or 3D launch covers
+/// extent_i() in blocks of min_warp threads along x, or of `block` threads when `bounded` (launch
+/// bounds) and `block` is below a warp (shape_2d, shape_3d). These kernels' x loops do not stride,
+/// so more than max_grid_x blocks cannot run. Reduction launches are not concerned: their grid is
+/// capped and strided.
+struct x_grid_need {
+  index n;           ///< indices along x (the space's size or i extent; no lead)
+  unsigned block_x;  ///< threads per block along x
+  index blocks;      ///< blocks along x, with the largest lead for a 1D launch
+};
+template <class Space>
+constexpr x_grid_need x_grid_of(const Space& space, int block, bool bounded) {
+  if constexpr (Space::rank == 1) {
+    const unsigned b = block > 0 ? static_cast<unsigned>(block) : default_block;
+    return {space.size(), b, x_blocks(space.size() + index{sector_bytes - 1}, b)};
+  } else {
+    const unsigned b = block > 0 ? static_cast<unsigned>(block) : default_block;
+    const unsigned bx = bounded ? smaller(min_warp, b) : min_warp;
+    return {space.extent_i(), bx, x_blocks(space.extent_i(), bx)};
   }
 }
 

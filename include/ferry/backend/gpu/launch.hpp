@@ -374,16 +374,14 @@ __global__ void FERRY_LAUNCH_BOUNDS(B, 1)
 
 // --- host side ----------------------------------------------------------------------------------
 
-/// Throws x_grid's launch_error (out of line, in the library: message building).
-[[noreturn]] void x_grid_too_large(const char* kernel, index n, unsigned b);
-
 /// Blocks along x for n indices in blocks of b threads: the x dimension of a grid holds at
 /// most 2^31 - 1 blocks and the x loops of these kernels do not stride, so a longer extent would
-/// leave indices unrun. Throws launch_error naming the kernel (reached only by spaces of more
-/// than about 2^39 indices along x, which index no buffer a device can hold).
+/// leave indices unrun. Throws launch_error naming the kernel. launch() has refused such a space
+/// before its copies (check_x_grid, with the largest lead and the narrowest warp), so this is
+/// the device's own guard.
 inline unsigned x_grid(const char* kernel, index n, unsigned b) {
   const index g = x_blocks(n, b);
-  if (g > max_grid_x) x_grid_too_large(kernel, n, b);
+  if (g > max_grid_x) throw_x_grid_error(kernel, n, b, g);
   return static_cast<unsigned>(g);
 }
 
@@ -448,7 +446,8 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
     // Under launch bounds a block below a warp keeps its size (shape_2d's `bounded`).
     const launch_shape sh =
         shape_2d(space.extent_i(), space.extent_j(), block, warp_size, Bounds::max_threads > 0);
-    if (sh.blocks_x > max_grid_x) x_grid_too_large(name, space.extent_i(), sh.block.x);
+    if (sh.blocks_x > max_grid_x)
+      throw_x_grid_error(name, space.extent_i(), sh.block.x, sh.blocks_x);
     const dim3 blk(sh.block.x, sh.block.y), grid(sh.grid.x, sh.grid.y);
     with_restrict_bases(bound, [&](auto*... q) {
       if (!sh.strided)
@@ -459,7 +458,8 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
   } else {
     const launch_shape sh = shape_3d(space.extent_i(), space.extent_j(), space.extent_k(), block,
                                      warp_size, Bounds::max_threads > 0);
-    if (sh.blocks_x > max_grid_x) x_grid_too_large(name, space.extent_i(), sh.block.x);
+    if (sh.blocks_x > max_grid_x)
+      throw_x_grid_error(name, space.extent_i(), sh.block.x, sh.blocks_x);
     const dim3 blk(sh.block.x, sh.block.y, sh.block.z), grid(sh.grid.x, sh.grid.y, sh.grid.z);
     with_restrict_bases(bound, [&](auto*... q) {
       if (!sh.strided)

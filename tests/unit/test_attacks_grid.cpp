@@ -1,0 +1,269 @@
+// The grid limit of the GPU backends, refused on every backend before anything is copied
+// (launch.hpp detail::check_x_grid, block.hpp detail::check_block_grid). A GPU grid holds at
+// most 2^31 - 1 blocks along x and 65535 along y and z, and the kernels' x loops (and the block
+// kernels' loops) do not stride, so a launch past those limits cannot run on a GPU. Before these
+// checks a GPU refused it only after copying its arguments in, while the host backends ran it:
+// with a block of one thread that is 2^31 indices, which one H200 holds. These tests prove
+// (1) on every backend, such launches (1D, 2D, 3D, with launch bounds below a warp, block
+// launches along x, y and z, and the raw block launch) throw launch_error naming the kernel,
+// with nothing copied, run or changed; (2) the front end's count is never below what any GPU
+// kernel needs: for every block, warp (32, 64), sector lead (0 .. 31) and extent near the
+// limit, the device's own shape (gpu::shape_2d/3d, the 1D lead) passes wherever the front end
+// did, and the front end refuses only within one sector lead of the limit; (3) reduction
+// launches, whose grid strides, are not refused (the next check speaks instead). Expected counts come from the arithmetic in
+// this file.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "backend_param.hpp"
+
+namespace {
+
+using ferry::index;
+using ferry_test::contains;
+using ferry_test::on_backend;
+namespace gpu = ferry::detail::gpu;
+
+constexpr index two31 = index{1} << 31;
+
+// --- drivers (free functions: nvcc takes device lambdas only in functions it can name) ---------
+
+/// A 1D launch over `space` with launch_config.block = `block` that reads `x` (a read-only
+/// container: copied in on separate-memory backends) and writes nothing.
+void read_1d(ferry::range space, int block, const std::vector<double>& x) {
+  ferry::launch({.name = "grid_1d", .block = block}, space,
+                [] FERRY_KERNEL(index i, ferry::view<const double> xv) {
+                  static_cast<void>(xv[i % 4]);
+                },
+                x);
+}
+
+/// A 2D launch, as read_1d.
+void read_2d(ferry::range2d space, int block, const std::vector<double>& x) {
+  ferry::launch({.name = "grid_2d", .block = block}, space,
+                [] FERRY_KERNEL(ferry::index2 p, ferry::view<const double> xv) {
+                  static_cast<void>(xv[p.i % 4]);
+                },
+                x);
+}
+
+/// A 3D launch with launch bounds of 16 threads (a block below a warp keeps its 16 threads
+/// along x), as read_1d.
+void read_3d_bounded(ferry::range3d space, const std::vector<double>& x) {
+  ferry::launch<ferry::launch_bounds<16>>(
+      {.name = "grid_3d_bounded", .block = 16}, space,
+      [] FERRY_KERNEL(ferry::index3 p, ferry::view<const double> xv) {
+        static_cast<void>(xv[p.i % 4]);
+      },
+      x);
+}
+
+/// A 2D block launch of 1 x 1 blocks over `space` that writes out[j] (elementwise over the
+/// space's j extent when ni = 1).
+void blocks_2d(ferry::range2d space, std::vector<double>& out) {
+  ferry::launch_blocks(
+      {.name = "grid_blocks_2d"}, ferry::blocks<1, 1>(space),
+      ferry::block_kernel<double>(ferry::finish(
+          [] FERRY_KERNEL(const ferry::block_thread<ferry::index2>& th, const double&, double& o) {
+            o = static_cast<double>(th.global.j);
+          })),
+      ferry::elementwise(out));
+}
+
+/// A 3D block launch of 1 x 1 x 1 blocks that reads `x`.
+void blocks_3d(ferry::range3d space, const std::vector<double>& x) {
+  ferry::launch_blocks(
+      {.name = "grid_blocks_3d"}, ferry::blocks<1, 1, 1>(space),
+      ferry::block_kernel<double>(ferry::finish(
+          [] FERRY_KERNEL(const ferry::block_thread<ferry::index3>&, const double&,
+                          ferry::view<const double> xv) {
+            static_cast<void>(xv[0]);
+          })),
+      x);
+}
+
+/// A 1D block launch of one-thread blocks that reads `x`.
+void blocks_1d(ferry::range space, const std::vector<double>& x) {
+  ferry::launch_blocks(
+      {.name = "grid_blocks_1d"}, ferry::blocks<1>(space),
+      ferry::block_kernel<double>(ferry::finish(
+          [] FERRY_KERNEL(const ferry::block_thread<index>&, const double&,
+                          ferry::view<const double> xv) {
+            static_cast<void>(xv[0]);
+          })),
+      x);
+}
+
+/// The raw block launch (interface C) over 2^31 one-thread blocks along x; nothing to copy.
+void raw_blocks_1d(ferry::range space) {
+  ferry::unsafe::launch_blocks(
+      {.name = "grid_raw_blocks"}, ferry::blocks<1>(space),
+      ferry::block_kernel<double>(
+          ferry::finish([] FERRY_KERNEL(const ferry::block_thread<index>&, const double&) {})));
+}
+
+/// sum over `space` of 1 with a block of one thread (a reduction: its grid strides), writing
+/// y[i] = 1 too.
+double count_with_reduction(ferry::range space, std::vector<double>& y) {
+  double s = 0.0;
+  ferry::launch({.name = "grid_reduce", .block = 1}, space,
+                [] FERRY_KERNEL(index, ferry::reducer<double, ferry::plus> acc, double& yi) {
+                  acc += 1.0;
+                  yi = 1.0;
+                },
+                ferry::sum(s), ferry::elementwise(y));
+  return s;
+}
+
+class grid_limit_test : public on_backend {};
+
+/// Runs `f`, which must throw launch_error naming `kernel` with `part` in its text, and checks
+/// that nothing was copied or run.
+template <class F>
+void expect_refused(F&& f, const std::string& kernel, const std::string& part) {
+  ferry::reset_stats();
+  try {
+    f();
+    ADD_FAILURE() << kernel << " ran past the grid limit";
+  } catch (const ferry::launch_error& e) {
+    EXPECT_EQ(e.kernel(), kernel);
+    EXPECT_TRUE(contains(e.what(), part));
+    EXPECT_TRUE(contains(e.what(), "refused on every backend"));
+  }
+  EXPECT_EQ(ferry::stats().h2d.count, 0u) << kernel << ": a refused launch copied data";
+  EXPECT_EQ(ferry::stats().launches, 0u) << kernel << ": a refused launch ran";
+}
+
+TEST_P(grid_limit_test, one_dimensional_launches_past_the_x_grid_are_refused_before_copies) {
+  const std::vector<double> x(4, 1.0);
+  // Block 1: 2^31 - 32 indices plus the largest lead (31) are 2^31 - 1 blocks, the most; one
+  // index more is refused.
+  expect_refused([&] { read_1d(ferry::range{two31 - 31}, 1, x); }, "grid_1d",
+                 "the index space has 2147483617 indices along x, which need 2147483648 blocks "
+                 "of 1 threads along x, more than a GPU grid holds (2147483647");
+  expect_refused([&] { read_1d(ferry::range{two31}, 1, x); }, "grid_1d", "blocks of 1 threads");
+  // An offset range counts its size, not its end.
+  expect_refused([&] { read_1d(ferry::range{index{5} << 40, (index{5} << 40) + two31}, 1, x); },
+                 "grid_1d", "2147483648 indices along x");
+  // Blocks of 32 and the default 256: 32 and 256 times as many indices.
+  expect_refused([&] { read_1d(ferry::range{two31 * 32}, 32, x); }, "grid_1d",
+                 "blocks of 32 threads");
+  expect_refused([&] { read_1d(ferry::range{two31 * 256}, 0, x); }, "grid_1d",
+                 "blocks of 256 threads");
+  expect_refused([&] { read_1d(ferry::range{ferry::max_extent}, 1024, x); }, "grid_1d",
+                 "blocks of 1024 threads");
+}
+
+TEST_P(grid_limit_test, two_and_three_dimensional_launches_past_the_x_grid_are_refused) {
+  const std::vector<double> x(4, 1.0);
+  // 2D and 3D launches put a warp along x (32 threads on NVIDIA, the narrowest warp) whatever
+  // the block: 2^31 - 1 blocks cover (2^31 - 1) * 32 indices.
+  expect_refused([&] { read_2d(ferry::range2d{(two31 - 1) * 32 + 1, 1}, 0, x); }, "grid_2d",
+                 "blocks of 32 threads along x");
+  expect_refused([&] { read_2d(ferry::range2d{(two31 - 1) * 32 + 1, 1}, 1024, x); }, "grid_2d",
+                 "blocks of 32 threads along x");
+  // Under launch bounds a block below a warp keeps its threads along x: 16 here.
+  expect_refused([&] { read_3d_bounded(ferry::range3d{(two31 - 1) * 16 + 1, 1, 1}, x); },
+                 "grid_3d_bounded", "blocks of 16 threads along x");
+}
+
+TEST_P(grid_limit_test, block_launches_past_the_grid_are_refused_before_copies) {
+  const std::vector<double> x(4, 1.0);
+  // y: 65536 one-thread blocks along j, one more than a grid holds; the elementwise output
+  // (65536 elements) would be copied in on separate-memory backends.
+  std::vector<double> out(65536, -1.0);
+  const std::vector<double> before = out;
+  expect_refused([&] { blocks_2d(ferry::range2d{1, 65536}, out); }, "grid_blocks_2d",
+                 "the index space needs 1 x 65536 x 1 blocks, more than a GPU grid holds "
+                 "(2147483647 x 65535 x 65535");
+  EXPECT_EQ(out, before) << "a refused block launch changed host data";
+  expect_refused([&] { blocks_3d(ferry::range3d{1, 1, 65536}, x); }, "grid_blocks_3d",
+                 "1 x 1 x 65536 blocks");
+  expect_refused([&] { blocks_1d(ferry::range{two31}, x); }, "grid_blocks_1d",
+                 "2147483648 x 1 x 1 blocks");
+  expect_refused([&] { raw_blocks_1d(ferry::range{two31}); }, "grid_raw_blocks",
+                 "2147483648 x 1 x 1 blocks");
+  // The last grid that fits along y runs, and computes what a loop computes.
+  std::vector<double> fits(65535, -1.0);
+  blocks_2d(ferry::range2d{1, 65535}, fits);
+  for (std::size_t j = 0; j < fits.size(); ++j) ASSERT_EQ(fits[j], static_cast<double>(j)) << j;
+}
+
+TEST_P(grid_limit_test, reductions_are_not_refused_their_grid_strides) {
+  // A reduction's kernel takes its own block and a capped, strided grid, so 2^31 indices at
+  // block 1 pass the grid check; the launch is refused by the next check instead (its
+  // elementwise output holds 4 elements), which the grid check would have preceded.
+  std::vector<double> y(4, 0.0);
+  try {
+    count_with_reduction(ferry::range{two31}, y);
+    ADD_FAILURE() << "2^31 indices over 4 elements ran";
+  } catch (const ferry::launch_error& e) {
+    EXPECT_FALSE(contains(e.what(), "GPU grid")) << "a reduction was refused for the x grid";
+    EXPECT_TRUE(contains(e.what(), "argument 2 (partitioned): the index space maps to elements"));
+  }
+  EXPECT_EQ(count_with_reduction(ferry::range{4}, y), 4.0);
+  EXPECT_EQ(y, std::vector<double>(4, 1.0));
+}
+
+FERRY_INSTANTIATE_BACKENDS(grid_limit_test);
+
+// --- the front end's count against every GPU kernel's own -------------------------------------
+
+TEST(gpu_grid_limit, the_front_end_refuses_whatever_a_gpu_kernel_would_and_little_more) {
+  const int blocks[] = {0, 1, 2, 7, 16, 31, 32, 33, 64, 100, 128, 256, 512, 1000, 1024};
+  for (const int block : blocks) {
+    const unsigned b = block > 0 ? static_cast<unsigned>(block) : 256u;
+    // 1D: the device needs ceil((n + lead) / b) blocks, lead 0 .. 31 (sector_lead).
+    const index limit_1d = (two31 - 1) * b - 31;  // the most indices the front end passes
+    for (const index n : {index{0}, index{1}, limit_1d - 1, limit_1d, limit_1d + 1,
+                          limit_1d + 31, limit_1d + 32, ferry::max_extent}) {
+      const ferry::range r{n};
+      const gpu::x_grid_need x = gpu::x_grid_of(r, block, false);
+      ASSERT_EQ(x.n, n);
+      ASSERT_EQ(x.block_x, b);
+      const bool passes = x.blocks <= gpu::max_grid_x;
+      ASSERT_EQ(passes, n <= limit_1d) << "block " << block << " n " << n;
+      for (index lead = 0; lead <= 31; ++lead) {
+        const index device = gpu::x_blocks(n + lead, b);
+        if (passes) {
+          ASSERT_LE(device, gpu::max_grid_x) << "block " << block << " n " << n;
+        }
+      }
+      // Refused only within one lead of the limit: at lead 31 the device refuses too.
+      if (!passes) {
+        ASSERT_GT(gpu::x_blocks(n + 31, b), gpu::max_grid_x);
+      }
+    }
+    // 2D and 3D: the device's shape for warps 32 and 64, with and without launch bounds.
+    for (const bool bounded : {false, true}) {
+      const unsigned bx = bounded && b < 32 ? b : 32u;
+      const index limit = (two31 - 1) * bx;
+      for (const index ni : {index{1}, limit - 1, limit, limit + 1, ferry::max_extent / 4}) {
+        const ferry::range2d r2{ni, 3};
+        const ferry::range3d r3{ni, 3, 5};
+        const gpu::x_grid_need x2 = gpu::x_grid_of(r2, block, bounded);
+        const gpu::x_grid_need x3 = gpu::x_grid_of(r3, block, bounded);
+        ASSERT_EQ(x2.blocks, x3.blocks);
+        ASSERT_EQ(x2.block_x, bx);
+        const bool passes = x2.blocks <= gpu::max_grid_x;
+        ASSERT_EQ(passes, ni <= limit) << "block " << block << " ni " << ni;
+        for (const unsigned warp : {32u, 64u}) {
+          const auto s2 = gpu::shape_2d(ni, 3, block, warp, bounded);
+          const auto s3 = gpu::shape_3d(ni, 3, 5, block, warp, bounded);
+          if (passes) {
+            ASSERT_LE(s2.blocks_x, gpu::max_grid_x) << "warp " << warp << " block " << block;
+            ASSERT_LE(s3.blocks_x, gpu::max_grid_x) << "warp " << warp << " block " << block;
+          }
+          // On the narrowest warp the front end and the device agree exactly.
+          if (warp == 32) {
+            ASSERT_EQ(s2.blocks_x, x2.blocks);
+            ASSERT_EQ(s3.blocks_x, x3.blocks);
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
