@@ -48,14 +48,38 @@ void throw_bounds_block_error(const char* kernel, int block, int max_threads) {
                          std::to_string(max_threads) + ")");
 }
 
-void gpu::throw_x_grid_error(const char* kernel, index n, unsigned block_x, index blocks) {
-  throw launch_error(kernel, "the index space has " + std::to_string(n) +
-                                 " indices along x, which need " + std::to_string(blocks) +
-                                 " blocks of " + std::to_string(block_x) +
-                                 " threads along x, more than a GPU grid holds (" +
-                                 std::to_string(gpu::max_grid_x) +
-                                 "; refused on every backend, so that the launch is portable): "
-                                 "split the launch or use a larger launch_config.block");
+void gpu::throw_x_grid_error(const char* kernel, index n, unsigned block_x, index blocks,
+                             int rank) {
+  // How the count arises, where the numbers alone do not add up, and what would lower it.
+  std::string how, help = "split the launch";
+  if (rank == 1) {
+    how = " (with up to " + std::to_string(gpu::sector_bytes - 1) +
+          " threads before the first index, where a 1D launch aligns its first elementwise "
+          "argument to a " +
+          std::to_string(gpu::sector_bytes) + "-byte sector)";
+    if (block_x < static_cast<unsigned>(max_block_threads))
+      help += " or use a larger launch_config.block";
+  } else if (rank >= 2) {
+    if (block_x < gpu::min_warp) {
+      how = " (under launch bounds a block below a warp keeps its threads along x)";
+      help +=
+          ", put a shorter extent along x, or use a launch_config.block (and launch bounds) "
+          "of " +
+          std::to_string(gpu::min_warp) + " or more";
+    } else {
+      how = " (a " + std::to_string(rank) + "D launch puts one warp, at least " +
+            std::to_string(gpu::min_warp) + " threads, along x, whatever launch_config.block is)";
+      help += " or put a shorter extent along x";
+    }
+  } else {
+    help += " or use a larger launch_config.block";
+  }
+  throw launch_error(kernel,
+                     "the index space has " + std::to_string(n) + " indices along x, which need " +
+                         std::to_string(blocks) + " blocks of " + std::to_string(block_x) +
+                         " threads along x" + how + ", more than a GPU grid holds (" +
+                         std::to_string(gpu::max_grid_x) +
+                         "; refused on every backend, so that the launch is portable): " + help);
 }
 
 void throw_block_grid_error(const char* kernel, const index (&blocks)[3]) {

@@ -777,8 +777,10 @@ block_geometry geometry_of(const typename Blocked::space_type& s) {
 /// Refuses a non-empty block launch whose grid exceeds a GPU grid (gpu::max_grid_x along x,
 /// gpu::max_grid_yz along y and z; the block kernels do not stride), on every backend and before
 /// anything is copied, so that a block launch that runs on the host also launches on a GPU.
+/// An empty dimension has 0 blocks, an inverted one (end < begin, also empty) a negative count:
+/// either way the launch runs nothing and is not refused, whatever the other dimensions need.
 inline void check_block_grid(const char* kernel, const block_geometry& g) {
-  if (g.blocks[0] == 0 || g.blocks[1] == 0 || g.blocks[2] == 0) return;  // launches nothing
+  if (g.blocks[0] <= 0 || g.blocks[1] <= 0 || g.blocks[2] <= 0) return;  // launches nothing
   if (g.blocks[0] > gpu::max_grid_x || g.blocks[1] > index{gpu::max_grid_yz} ||
       g.blocks[2] > index{gpu::max_grid_yz})
     throw_block_grid_error(kernel, g.blocks);

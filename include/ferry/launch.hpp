@@ -227,7 +227,8 @@ template <class Bounds, class Space>
 void check_x_grid(const char* kernel, int block, const Space& space) {
   if (space.size() == 0) return;  // launches nothing
   const gpu::x_grid_need x = gpu::x_grid_of(space, block, Bounds::max_threads > 0);
-  if (x.blocks > gpu::max_grid_x) gpu::throw_x_grid_error(kernel, x.n, x.block_x, x.blocks);
+  if (x.blocks > gpu::max_grid_x)
+    gpu::throw_x_grid_error(kernel, x.n, x.block_x, x.blocks, Space::rank);
 }
 
 /// Throws launch_error(kernel, "argument <pos> (<kind>): <msg>"): an argument check_one

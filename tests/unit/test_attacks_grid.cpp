@@ -10,8 +10,11 @@
 // kernel needs: for every block, warp (32, 64), sector lead (0 .. 31) and extent near the
 // limit, the device's own shape (gpu::shape_2d/3d, the 1D lead) passes wherever the front end
 // did, and the front end refuses only within one sector lead of the limit; (3) reduction
-// launches, whose grid strides, are not refused (the next check speaks instead). Expected counts come from the arithmetic in
-// this file.
+// launches, whose grid strides, are not refused (the next check speaks instead); (4) a block
+// launch over an empty space is not refused, also where an inverted dimension (end < begin) gives
+// a negative block count; (5) the message's numbers add up (the 1D lead) and its advice helps (no
+// larger block for a 2D or 3D x extent, nor past 1024); (6) resident data stays resident and
+// unchanged through a refusal. Expected counts come from the arithmetic in this file.
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -116,6 +119,14 @@ double count_with_reduction(ferry::range space, std::vector<double>& y) {
   return s;
 }
 
+/// The raw block launch over a 2D space of 1 x 1 blocks; nothing to copy.
+void raw_blocks_2d(ferry::range2d space) {
+  ferry::unsafe::launch_blocks(
+      {.name = "grid_raw_blocks_2d"}, ferry::blocks<1, 1>(space),
+      ferry::block_kernel<double>(ferry::finish(
+          [] FERRY_KERNEL(const ferry::block_thread<ferry::index2>&, const double&) {})));
+}
+
 class grid_limit_test : public on_backend {};
 
 /// Runs `f`, which must throw launch_error naming `kernel` with `part` in its text, and checks
@@ -128,8 +139,11 @@ void expect_refused(F&& f, const std::string& kernel, const std::string& part) {
     ADD_FAILURE() << kernel << " ran past the grid limit";
   } catch (const ferry::launch_error& e) {
     EXPECT_EQ(e.kernel(), kernel);
-    EXPECT_TRUE(contains(e.what(), part));
+    EXPECT_TRUE(contains(e.what(), part)) << e.what();
     EXPECT_TRUE(contains(e.what(), "refused on every backend"));
+  } catch (const ferry::error& e) {
+    // Not refused: the launch ran (and here stopped with another error).
+    ADD_FAILURE() << kernel << " was not refused for the grid; it ran and threw: " << e.what();
   }
   EXPECT_EQ(ferry::stats().h2d.count, 0u) << kernel << ": a refused launch copied data";
   EXPECT_EQ(ferry::stats().launches, 0u) << kernel << ": a refused launch ran";
@@ -141,7 +155,7 @@ TEST_P(grid_limit_test, one_dimensional_launches_past_the_x_grid_are_refused_bef
   // index more is refused.
   expect_refused([&] { read_1d(ferry::range{two31 - 31}, 1, x); }, "grid_1d",
                  "the index space has 2147483617 indices along x, which need 2147483648 blocks "
-                 "of 1 threads along x, more than a GPU grid holds (2147483647");
+                 "of 1 threads along x (with up to 31 threads before the first index");
   expect_refused([&] { read_1d(ferry::range{two31}, 1, x); }, "grid_1d", "blocks of 1 threads");
   // An offset range counts its size, not its end.
   expect_refused([&] { read_1d(ferry::range{index{5} << 40, (index{5} << 40) + two31}, 1, x); },
@@ -204,6 +218,109 @@ TEST_P(grid_limit_test, reductions_are_not_refused_their_grid_strides) {
   }
   EXPECT_EQ(count_with_reduction(ferry::range{4}, y), 4.0);
   EXPECT_EQ(y, std::vector<double>(4, 1.0));
+}
+
+TEST_P(grid_limit_test, a_refused_launch_leaves_resident_data_as_it_was) {
+  // Refused before the mapping: resident data (read-only and writable) stays resident and
+  // unchanged, and the next launch on it runs on the resident copy.
+  std::vector<double> out(65536, -1.0);
+  const std::vector<double> x(4, 1.0);
+  {
+    auto w = ferry::preload_mut(out);
+    auto r = ferry::preload(x);
+    expect_refused(
+        [&] {
+          blocks_2d(ferry::range2d{1, 65536}, out);
+        },
+        "grid_blocks_2d", "1 x 65536 x 1 blocks");
+    expect_refused([&] { read_1d(ferry::range{two31}, 1, x); }, "grid_1d", "GPU grid");
+    expect_refused(
+        [&] {
+          read_2d(ferry::range2d{(two31 - 1) * 32 + 1, 1}, 0, x);
+        },
+        "grid_2d", "GPU grid");
+    ferry::reset_stats();
+    blocks_2d(ferry::range2d{1, 65535}, out);
+    read_1d(ferry::range{4}, 1, x);
+    EXPECT_EQ(ferry::stats().h2d.count, 0u) << "resident data was copied again after a refusal";
+  }
+  for (std::size_t j = 0; j < 65535; ++j) ASSERT_EQ(out[j], static_cast<double>(j)) << j;
+  EXPECT_EQ(out[65535], -1.0);
+}
+
+/// Runs `f`, a launch over an empty space, which must throw nothing.
+template <class F>
+void expect_runs_nothing(F&& f, const std::string& what) {
+  try {
+    f();
+  } catch (const ferry::error& e) {
+    ADD_FAILURE() << what << ": an empty launch was refused: " << e.what();
+  }
+}
+
+TEST_P(grid_limit_test, empty_block_launches_with_an_inverted_dimension_are_not_refused) {
+  // An inverted dimension (end < begin) is valid and makes the space empty, so the launch runs
+  // nothing on any backend, whatever the other extents (a GPU is never called). Its block count
+  // (end - begin + b - 1) / b is then negative, not 0: the grid check must still skip it rather
+  // than refuse the 65536 blocks along the other dimension.
+  const std::vector<double> x(4, 1.0);
+  expect_runs_nothing(
+      [&] {
+        blocks_3d(ferry::range3d{3, 0, 0, 65536, 0, 1}, x);
+      },
+      "3D, i inverted");
+  expect_runs_nothing(
+      [&] {
+        blocks_3d(ferry::range3d{0, 1, 5, 0, 0, 65536}, x);
+      },
+      "3D, j inverted");
+  expect_runs_nothing([&] { blocks_1d(ferry::range{two31, 0}, x); }, "1D, inverted");
+  expect_runs_nothing(
+      [&] {
+        raw_blocks_2d(ferry::range2d{10, 0, 0, 65536});
+      },
+      "raw 2D, i inverted");
+  // ferry::launch over spaces as empty (its check skips every empty space).
+  expect_runs_nothing(
+      [&] {
+        read_2d(ferry::range2d{0, two31 * 64, 5, 0}, 1, x);
+      },
+      "launch 2D, j inverted");
+  expect_runs_nothing([&] { read_1d(ferry::range{two31 * 64, 0}, 1, x); }, "launch 1D, inverted");
+}
+
+TEST_P(grid_limit_test, the_x_grid_message_adds_up_and_suggests_what_helps) {
+  const std::vector<double> x(4, 1.0);
+  auto message = [](auto&& f) -> std::string {
+    try {
+      f();
+    } catch (const ferry::launch_error& e) {
+      return e.what();
+    }
+    return "(not refused)";
+  };
+  // 1D: 2^31 - 31 indices in blocks of 1 need 2^31 - 31 blocks; the count of 2^31 holds the
+  // lead of up to 31 threads, which the message must name for its numbers to add up.
+  const std::string one_d = message([&] { read_1d(ferry::range{two31 - 31}, 1, x); });
+  EXPECT_TRUE(contains(one_d, "up to 31 threads before the first index")) << one_d;
+  EXPECT_TRUE(contains(one_d, "use a larger launch_config.block")) << one_d;
+  // At a block of 1024 no larger block exists.
+  const std::string full = message([&] { read_1d(ferry::range{ferry::max_extent}, 1024, x); });
+  EXPECT_FALSE(contains(full, "larger launch_config.block")) << full;
+  // 2D and 3D put one warp (32 threads) along x whatever the block: a larger block does not
+  // help, a shorter x extent does.
+  const std::string two_d = message([&] {
+    read_2d(ferry::range2d{(two31 - 1) * 32 + 1, 1}, 1024, x);
+  });
+  EXPECT_FALSE(contains(two_d, "larger launch_config.block")) << two_d;
+  EXPECT_TRUE(contains(two_d, "whatever launch_config.block")) << two_d;
+  EXPECT_TRUE(contains(two_d, "shorter extent along x")) << two_d;
+  // Under launch bounds a block below a warp keeps its threads along x: a block (and bounds) of
+  // 32 or more takes a whole warp.
+  const std::string bounded = message([&] {
+    read_3d_bounded(ferry::range3d{(two31 - 1) * 16 + 1, 1, 1}, x);
+  });
+  EXPECT_TRUE(contains(bounded, "32 or more")) << bounded;
 }
 
 FERRY_INSTANTIATE_BACKENDS(grid_limit_test);

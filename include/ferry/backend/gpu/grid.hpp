@@ -27,8 +27,12 @@ inline constexpr unsigned max_grid_yz = 65535;
 inline constexpr unsigned min_warp = 32;
 
 /// Throws launch_error(kernel, ...): an index space whose x extent of `n` indices needs `blocks`
-/// blocks of `block_x` threads along x, more than max_grid_x. Out of line (src/launch.cpp).
-[[noreturn]] void throw_x_grid_error(const char* kernel, index n, unsigned block_x, index blocks);
+/// blocks of `block_x` threads along x, more than max_grid_x. `rank`: the space's (1, 2 or 3),
+/// so that the message says how the count arises (1D: with the sector lead; 2D and 3D: one warp
+/// along x whatever the block) and what would help; 0 (the device backends' own guard): neither.
+/// Out of line (src/launch.cpp).
+[[noreturn]] void throw_x_grid_error(const char* kernel, index n, unsigned block_x, index blocks,
+                                     int rank = 0);
 
 /// The larger of a and b (std::max without <algorithm>, which the launch headers leave out for
 /// compile time).
