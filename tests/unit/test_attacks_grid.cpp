@@ -14,9 +14,13 @@
 // launch over an empty space is not refused, also where an inverted dimension (end < begin) gives
 // a negative block count; (5) the message's numbers add up (the 1D lead) and its advice helps (no
 // larger block for a 2D or 3D x extent, nor past 1024); (6) resident data stays resident and
-// unchanged through a refusal. Expected counts come from the arithmetic in this file.
+// unchanged through a refusal; (7) AMD GPUs hold at most 2^32 - 1 threads along x (HIP refuses
+// more; liboffload's AMDGPU plugin wraps the count): every launch the front end passes must fit
+// that too (fails: the front end counts only blocks). Expected counts come from the arithmetic in
+// this file.
 #include <cstddef>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "backend_param.hpp"
@@ -117,6 +121,35 @@ double count_with_reduction(ferry::range space, std::vector<double>& y) {
                 },
                 ferry::sum(s), ferry::elementwise(y));
   return s;
+}
+
+/// A 1D launch over `space` whose kernel reads x[i]: on a host backend, a launch that is not
+/// refused stops at once with a bounds_error (x holds 4 elements), so a test of a huge space
+/// never iterates it.
+void fault_1d(ferry::range space, int block, const std::vector<double>& x) {
+  ferry::launch(
+      {.name = "grid_fault_1d", .block = block}, space,
+      [] FERRY_KERNEL(index i, ferry::view<const double> xv) { static_cast<void>(xv[i]); }, x);
+}
+
+/// A 2D launch whose kernel reads x[i], as fault_1d.
+void fault_2d(ferry::range2d space, int block, const std::vector<double>& x) {
+  ferry::launch(
+      {.name = "grid_fault_2d", .block = block}, space,
+      [] FERRY_KERNEL(ferry::index2 p, ferry::view<const double> xv) {
+        static_cast<void>(xv[p.i]);
+      },
+      x);
+}
+
+/// A 1D block launch of 1024-thread blocks whose finish step reads x[global index], as fault_1d.
+void fault_blocks_1024(ferry::range space, const std::vector<double>& x) {
+  ferry::launch_blocks(
+      {.name = "grid_fault_blocks"}, ferry::blocks<1024>(space),
+      ferry::block_kernel<double>(ferry::finish(
+          [] FERRY_KERNEL(const ferry::block_thread<index>& th, const double&,
+                          ferry::view<const double> xv) { static_cast<void>(xv[th.global]); })),
+      x);
 }
 
 /// The raw block launch over a 2D space of 1 x 1 blocks; nothing to copy.
@@ -289,6 +322,24 @@ TEST_P(grid_limit_test, empty_block_launches_with_an_inverted_dimension_are_not_
   expect_runs_nothing([&] { read_1d(ferry::range{two31 * 64, 0}, 1, x); }, "launch 1D, inverted");
 }
 
+TEST_P(grid_limit_test, launches_past_an_amd_grid_of_2_32_threads_along_x_are_refused) {
+  // AMD GPUs count a grid along x in threads: HIP refuses gridDim.x * blockDim.x above 2^32 - 1
+  // (hipErrorInvalidConfiguration, after the arguments are copied in), and liboffload's AMDGPU
+  // plugin (llvm_offload) writes that product into the 32-bit grid_size_x of the dispatch packet,
+  // where it wraps, leaving indices unrun without an error. A launch that passes the front end
+  // must launch there too; these need 2^32 threads along x. Not refused, each runs on a host
+  // backend and stops at once with a bounds_error (x holds 4 elements).
+  const std::vector<double> x(4, 1.0);
+  const index two32 = index{1} << 32;
+  // 1D at the default block: 2^24 blocks of 256 threads (one more with a lead).
+  expect_refused([&] { fault_1d(ferry::range{two32}, 0, x); }, "grid_fault_1d", "GPU grid");
+  // 2D: 2^26 blocks of a 64-thread wavefront along x.
+  expect_refused([&] { fault_2d(ferry::range2d{two32, 1}, 0, x); }, "grid_fault_2d", "GPU grid");
+  // A block launch: 2^22 blocks of 1024 threads.
+  expect_refused([&] { fault_blocks_1024(ferry::range{two32}, x); }, "grid_fault_blocks",
+                 "GPU grid");
+}
+
 TEST_P(grid_limit_test, the_x_grid_message_adds_up_and_suggests_what_helps) {
   const std::vector<double> x(4, 1.0);
   auto message = [](auto&& f) -> std::string {
@@ -381,6 +432,45 @@ TEST(gpu_grid_limit, the_front_end_refuses_whatever_a_gpu_kernel_would_and_littl
       }
     }
   }
+}
+
+TEST(gpu_grid_limit, every_launch_the_front_end_passes_fits_an_amd_grid_of_2_32_threads_along_x) {
+  // HIP: gridDim.x * blockDim.x <= 2^32 - 1, else hipErrorInvalidConfiguration; liboffload's
+  // AMDGPU plugin: the product goes into a 32-bit field and wraps. The largest launch the front
+  // end passes, with each AMD kernel's own shape (wavefront 64), must fit.
+  constexpr index amd_x_threads = 0xffffffff;
+  const int blocks[] = {0, 1, 2, 3, 64, 1024};
+  for (const int block : blocks) {
+    const unsigned b = block > 0 ? static_cast<unsigned>(block) : 256u;
+    // 1D: the most indices the front end passes, at the largest lead (the most threads).
+    const index n = (two31 - 1) * b - 31;
+    ASSERT_LE(gpu::x_grid_of(ferry::range{n}, block, false).blocks, gpu::max_grid_x);
+    EXPECT_LE(gpu::x_blocks(n + 31, b) * b, amd_x_threads)
+        << "1D, block " << block << ", " << n << " indices, lead 31";
+    // 2D and 3D on a 64-wide wavefront.
+    for (const bool bounded : {false, true}) {
+      const index ni = (two31 - 1) * (bounded && b < 32 ? b : 32u);
+      ASSERT_LE(gpu::x_grid_of(ferry::range2d{ni, 3}, block, bounded).blocks, gpu::max_grid_x);
+      const auto s2 = gpu::shape_2d(ni, 3, block, 64, bounded);
+      const auto s3 = gpu::shape_3d(ni, 3, 5, block, 64, bounded);
+      EXPECT_LE(s2.blocks_x * s2.block.x, amd_x_threads)
+          << "2D, block " << block << (bounded ? ", bounded" : "") << ", ni " << ni;
+      EXPECT_LE(s3.blocks_x * s3.block.x, amd_x_threads)
+          << "3D, block " << block << (bounded ? ", bounded" : "") << ", ni " << ni;
+    }
+  }
+  // Block launches: the most blocks the front end passes along x, of BX threads each.
+  auto block_launch = [&]<int BX>(std::integral_constant<int, BX>) {
+    const ferry::range r{(two31 - 1) * BX};
+    using blocked = decltype(ferry::blocks<BX>(r));
+    const ferry::detail::block_geometry g = ferry::detail::geometry_of<blocked>(r);
+    EXPECT_NO_THROW(ferry::detail::check_block_grid("k", g));
+    EXPECT_LE(g.blocks[0] * BX, amd_x_threads) << "blocks<" << BX << ">";
+  };
+  block_launch(std::integral_constant<int, 1>{});
+  block_launch(std::integral_constant<int, 2>{});
+  block_launch(std::integral_constant<int, 32>{});
+  block_launch(std::integral_constant<int, 1024>{});
 }
 
 }  // namespace
