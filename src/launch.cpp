@@ -48,49 +48,53 @@ void throw_bounds_block_error(const char* kernel, int block, int max_threads) {
                          std::to_string(max_threads) + ")");
 }
 
-void gpu::throw_x_grid_error(const char* kernel, index n, unsigned block_x, index blocks,
-                             int rank) {
-  // How the count arises, where the numbers alone do not add up, and what would lower it.
+void gpu::throw_x_grid_error(const char* kernel, const x_grid_need& x, int rank) {
+  // How the count arises, where the numbers alone do not add up, and what would lower it. Past
+  // the thread limit only a shorter extent helps (the threads along x are about the extent).
+  const bool blocks_bind = x.blocks > max_grid_x;
   std::string how, help = "split the launch";
   if (rank == 1) {
-    how = " (with up to " + std::to_string(gpu::sector_bytes - 1) +
+    how = " (with up to " + std::to_string(sector_bytes - 1) +
           " threads before the first index, where a 1D launch aligns its first elementwise "
           "argument to a " +
-          std::to_string(gpu::sector_bytes) + "-byte sector)";
-    if (block_x < static_cast<unsigned>(max_block_threads))
+          std::to_string(sector_bytes) + "-byte sector)";
+    if (blocks_bind && x.block_x < static_cast<unsigned>(max_block_threads))
       help += " or use a larger launch_config.block";
   } else if (rank >= 2) {
-    if (block_x < gpu::min_warp) {
+    if (x.block_x < min_warp) {
       how = " (under launch bounds a block below a warp keeps its threads along x)";
-      help +=
-          ", put a shorter extent along x, or use a launch_config.block (and launch bounds) "
-          "of " +
-          std::to_string(gpu::min_warp) + " or more";
+      help += ", put a shorter extent along x";
+      if (blocks_bind)
+        help += ", or use a launch_config.block (and launch bounds) of " +
+                std::to_string(min_warp) + " or more";
     } else {
-      how = " (a " + std::to_string(rank) + "D launch puts one warp, at least " +
-            std::to_string(gpu::min_warp) + " threads, along x, whatever launch_config.block is)";
+      how = " (a " + std::to_string(rank) + "D launch puts one warp, " + std::to_string(min_warp) +
+            " or " + std::to_string(max_warp) +
+            " threads, along x, whatever launch_config.block is)";
       help += " or put a shorter extent along x";
     }
-  } else {
+  } else if (blocks_bind) {
     help += " or use a larger launch_config.block";
   }
-  throw launch_error(kernel,
-                     "the index space has " + std::to_string(n) + " indices along x, which need " +
-                         std::to_string(blocks) + " blocks of " + std::to_string(block_x) +
-                         " threads along x" + how + ", more than a GPU grid holds (" +
-                         std::to_string(gpu::max_grid_x) +
-                         "; refused on every backend, so that the launch is portable): " + help);
+  throw launch_error(
+      kernel, "the index space has " + std::to_string(x.n) + " indices along x, which need " +
+                  std::to_string(x.blocks) + " blocks of " + std::to_string(x.block_x) +
+                  " threads along x and up to " + std::to_string(x.threads) + " threads" + how +
+                  ", more than a GPU grid holds (" + std::to_string(max_grid_x) +
+                  " blocks along x; on AMD GPUs " + std::to_string(max_grid_threads_x) +
+                  " threads; refused on every backend, so that the launch is portable): " + help);
 }
 
-void throw_block_grid_error(const char* kernel, const index (&blocks)[3]) {
-  throw launch_error(kernel, "the index space needs " + std::to_string(blocks[0]) + " x " +
-                                 std::to_string(blocks[1]) + " x " + std::to_string(blocks[2]) +
-                                 " blocks, more than a GPU grid holds (" +
-                                 std::to_string(gpu::max_grid_x) + " x " +
-                                 std::to_string(gpu::max_grid_yz) + " x " +
-                                 std::to_string(gpu::max_grid_yz) +
-                                 "; refused on every backend, so that the launch is portable): "
-                                 "split the launch");
+void throw_block_grid_error(const char* kernel, const index (&blocks)[3], index block_x) {
+  throw launch_error(
+      kernel,
+      "the index space needs " + std::to_string(blocks[0]) + " x " + std::to_string(blocks[1]) +
+          " x " + std::to_string(blocks[2]) + " blocks, " + std::to_string(blocks[0] * block_x) +
+          " threads along x, more than a GPU grid holds (" + std::to_string(gpu::max_grid_x) +
+          " x " + std::to_string(gpu::max_grid_yz) + " x " + std::to_string(gpu::max_grid_yz) +
+          " blocks; on AMD GPUs " + std::to_string(gpu::max_grid_threads_x) +
+          " threads along x; refused on every backend, so that the launch "
+          "is portable): split the launch");
 }
 
 void throw_argument_error(const char* kernel, int pos, const char* kind, const std::string& msg) {

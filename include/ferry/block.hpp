@@ -771,19 +771,22 @@ block_geometry geometry_of(const typename Blocked::space_type& s) {
   return g;
 }
 
-/// Throws launch_error(kernel, ...): a block launch needs `blocks` (x, y, z) blocks, more than a
-/// GPU grid holds. Out of line (src/launch.cpp).
-[[noreturn]] void throw_block_grid_error(const char* kernel, const index (&blocks)[3]);
-/// Refuses a non-empty block launch whose grid exceeds a GPU grid (gpu::max_grid_x along x,
-/// gpu::max_grid_yz along y and z; the block kernels do not stride), on every backend and before
-/// anything is copied, so that a block launch that runs on the host also launches on a GPU.
-/// An empty dimension has 0 blocks, an inverted one (end < begin, also empty) a negative count:
-/// either way the launch runs nothing and is not refused, whatever the other dimensions need.
-inline void check_block_grid(const char* kernel, const block_geometry& g) {
+/// Throws launch_error(kernel, ...): a block launch needs `blocks` (x, y, z) blocks of `block_x`
+/// threads along x, more than a GPU grid holds. Out of line (src/launch.cpp).
+[[noreturn]] void throw_block_grid_error(const char* kernel, const index (&blocks)[3],
+                                         index block_x);
+/// Refuses a non-empty block launch whose grid exceeds a GPU grid (gpu::max_grid_x blocks along
+/// x and gpu::max_grid_yz along y and z; on AMD GPUs gpu::max_grid_threads_x threads along x, as
+/// blocks times `block_x`, the blocked space's bx; the block kernels do not stride), on every
+/// backend and before anything is copied, so that a block launch that runs on the host also
+/// launches on every GPU. An empty dimension has 0 blocks, an inverted one (end < begin, also
+/// empty) a negative count: either way the launch runs nothing and is not refused, whatever the
+/// other dimensions need.
+inline void check_block_grid(const char* kernel, const block_geometry& g, index block_x) {
   if (g.blocks[0] <= 0 || g.blocks[1] <= 0 || g.blocks[2] <= 0) return;  // launches nothing
-  if (g.blocks[0] > gpu::max_grid_x || g.blocks[1] > index{gpu::max_grid_yz} ||
-      g.blocks[2] > index{gpu::max_grid_yz})
-    throw_block_grid_error(kernel, g.blocks);
+  if (g.blocks[0] > gpu::max_grid_x || g.blocks[0] * block_x > gpu::max_grid_threads_x ||
+      g.blocks[1] > index{gpu::max_grid_yz} || g.blocks[2] > index{gpu::max_grid_yz})
+    throw_block_grid_error(kernel, g.blocks, block_x);
 }
 
 template <class Idx>
@@ -994,8 +997,8 @@ void dispatch_blocks(const char* name, backend b, const Blocked& space, const Ke
 ///                 bytes per block than the backend allows
 ///                 (host backends: portable_block_shared_bytes; CUDA: the device's opt-in
 ///                 limit: before anything is copied), or more blocks than a GPU grid
-///                 holds (2^31 - 1 along x, 65535 along y and z; on every backend, before
-///                 anything is copied);
+///                 holds (2^31 - 1 along x, 65535 along y and z, and 2^32 - 1 threads along
+///                 x on AMD GPUs; on every backend, before anything is copied);
 ///   bounds_error  a shared or argument view indexed out of bounds (host backends: at once,
 ///                 naming the kernel and "shared array <k>" or the argument); on a
 ///                 device the thread traps after the kernel and the launch fails as device_error.
@@ -1058,7 +1061,7 @@ void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel&
   }
   detail::check_aliasing(name, regions);
   // Valid arguments, so the launch would run: refuse it here if a GPU grid cannot hold it.
-  detail::check_block_grid(name, detail::geometry_of<Blocked>(space.space));
+  detail::check_block_grid(name, detail::geometry_of<Blocked>(space.space), Blocked::bx);
   if (b == backend::checked) {
     int pos = 0;
     (detail::verify_one<Space, A>(args, space.space, name, ++pos), ...);
@@ -1119,7 +1122,8 @@ void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel&
   ferry::detail::check_block_config(name, cfg.block);
   if (!detail::index_space_ok(space.space))
     throw launch_error(name, "index space: " + check_index_space(space.space));
-  ferry::detail::check_block_grid(name, ferry::detail::geometry_of<Blocked>(space.space));
+  ferry::detail::check_block_grid(name, ferry::detail::geometry_of<Blocked>(space.space),
+                                  Blocked::bx);
   const backend b = current_backend();
   if (const std::string msg = ferry::detail::shared_size_problem(
           layout::bytes, ferry::detail::block_shared_limit(b), to_string(b));

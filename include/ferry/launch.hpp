@@ -219,16 +219,16 @@ void check_block_bounds(const char* kernel, int block) {
 
 /// Refuses, on every backend and before anything is mapped or copied (after the argument checks,
 /// whose messages say more about a huge space), a non-empty index space whose x extent needs
-/// more blocks than a GPU grid holds along x (gpu::x_grid_of, gpu::max_grid_x): a
-/// launch that runs on the host then also launches on a GPU, and a GPU launch is not refused after
-/// its copies. Reached at about 2^31 indices with a block of one thread, 2^39 at the default block.
-/// Not for reduction launches, whose grid strides. Throws launch_error naming the kernel.
+/// more blocks or threads than a GPU grid holds along x (gpu::x_grid_of: 2^31 - 1 blocks, and
+/// 2^32 - 1 threads on AMD GPUs): a launch that runs on the host then also launches on every GPU,
+/// and a GPU launch is not refused after its copies. Reached at about 2^31 indices with a block
+/// of one thread and at about 2^32 otherwise. Not for reduction launches, whose grid strides.
+/// Throws launch_error naming the kernel.
 template <class Bounds, class Space>
 void check_x_grid(const char* kernel, int block, const Space& space) {
   if (space.size() == 0) return;  // launches nothing
   const gpu::x_grid_need x = gpu::x_grid_of(space, block, Bounds::max_threads > 0);
-  if (x.blocks > gpu::max_grid_x)
-    gpu::throw_x_grid_error(kernel, x.n, x.block_x, x.blocks, Space::rank);
+  if (!x.fits()) gpu::throw_x_grid_error(kernel, x, Space::rank);
 }
 
 /// Throws launch_error(kernel, "argument <pos> (<kind>): <msg>"): an argument check_one
@@ -319,8 +319,9 @@ inline constexpr bool invocable_with<Space, K, std::tuple<B...>> =
 ///   launch_error    an invalid index space (check_index_space: a bound, extent or size beyond
 ///                   2^62), an argument whose byte count exceeds PTRDIFF_MAX, an index
 ///                   space that does not fit a partitioned buffer (check_launch), or (no
-///                   reduction argument) an x extent needing more than 2^31 - 1 blocks of
-///                   the launch's x block (detail::check_x_grid; e.g. 2^31 indices at .block = 1);
+///                   reduction argument) an x extent needing more than 2^31 - 1 blocks or
+///                   2^32 - 1 threads along x (detail::check_x_grid; e.g. 2^31 - 31 indices at
+///                   .block = 1, 2^32 - 63 at the default);
 ///   aliasing_error  the same memory passed twice with at least one writable use (a
 ///                   reduction's target counts as written), or memory that a launch in flight
 ///                   on another host thread uses, where one of the two writes it;

@@ -1,23 +1,24 @@
-// The grid limit of the GPU backends, refused on every backend before anything is copied
+// The grid limits of the GPU backends, refused on every backend before anything is copied
 // (launch.hpp detail::check_x_grid, block.hpp detail::check_block_grid). A GPU grid holds at
-// most 2^31 - 1 blocks along x and 65535 along y and z, and the kernels' x loops (and the block
-// kernels' loops) do not stride, so a launch past those limits cannot run on a GPU. Before these
-// checks a GPU refused it only after copying its arguments in, while the host backends ran it:
-// with a block of one thread that is 2^31 indices, which one H200 holds. These tests prove
-// (1) on every backend, such launches (1D, 2D, 3D, with launch bounds below a warp, block
-// launches along x, y and z, and the raw block launch) throw launch_error naming the kernel,
-// with nothing copied, run or changed; (2) the front end's count is never below what any GPU
-// kernel needs: for every block, warp (32, 64), sector lead (0 .. 31) and extent near the
-// limit, the device's own shape (gpu::shape_2d/3d, the 1D lead) passes wherever the front end
-// did, and the front end refuses only within one sector lead of the limit; (3) reduction
-// launches, whose grid strides, are not refused (the next check speaks instead); (4) a block
-// launch over an empty space is not refused, also where an inverted dimension (end < begin) gives
-// a negative block count; (5) the message's numbers add up (the 1D lead) and its advice helps (no
-// larger block for a 2D or 3D x extent, nor past 1024); (6) resident data stays resident and
-// unchanged through a refusal; (7) AMD GPUs hold at most 2^32 - 1 threads along x (HIP refuses
-// more; liboffload's AMDGPU plugin wraps the count): every launch the front end passes must fit
-// that too (fails: the front end counts only blocks). Expected counts come from the arithmetic in
-// this file.
+// most 2^31 - 1 blocks along x and 65535 along y and z, and on AMD GPUs at most 2^32 - 1 threads
+// along x (HIP refuses more; LLVM's offload plugin for AMD GPUs would let the 32-bit count wrap);
+// the kernels' x loops (and the block kernels' loops) do not stride, so a launch past those
+// limits cannot run on every GPU. Before these checks a GPU refused it only after copying its
+// arguments in, while the host backends ran it: with a block of one thread that is 2^31
+// indices, which one H200 holds. These tests prove (1) on every backend, such launches (1D, 2D,
+// 3D, with launch bounds below a warp, block launches along x, y and z, the raw block launch,
+// and launches of 2^32 indices that only the AMD thread limit refuses) throw launch_error naming
+// the kernel, with nothing copied, run or changed; (2) the front end passes exactly what every
+// GPU kernel launches: for every block, warp (32, 64), sector lead (0 .. 31) and extent near
+// the limits, each GPU's own shape (gpu::shape_2d/3d, the 1D lead) launches wherever the front
+// end passed, and the front end refuses only within one sector lead of the limit (1D) or
+// nowhere else (2D, 3D, block launches); (3) reduction launches, whose grid strides, are not
+// refused (the next check speaks instead); (4) a block launch over an empty space is not
+// refused, also where an inverted dimension (end < begin) gives a negative block count; (5) the
+// message's numbers add up (the 1D lead) and its advice helps (no larger block for a 2D or 3D x
+// extent, nor past 1024); (6) resident data stays resident and unchanged through a refusal.
+// Expected counts come from the arithmetic in this file.
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <type_traits>
@@ -39,20 +40,19 @@ constexpr index two31 = index{1} << 31;
 /// A 1D launch over `space` with launch_config.block = `block` that reads `x` (a read-only
 /// container: copied in on separate-memory backends) and writes nothing.
 void read_1d(ferry::range space, int block, const std::vector<double>& x) {
-  ferry::launch({.name = "grid_1d", .block = block}, space,
-                [] FERRY_KERNEL(index i, ferry::view<const double> xv) {
-                  static_cast<void>(xv[i % 4]);
-                },
-                x);
+  ferry::launch(
+      {.name = "grid_1d", .block = block}, space,
+      [] FERRY_KERNEL(index i, ferry::view<const double> xv) { static_cast<void>(xv[i % 4]); }, x);
 }
 
 /// A 2D launch, as read_1d.
 void read_2d(ferry::range2d space, int block, const std::vector<double>& x) {
-  ferry::launch({.name = "grid_2d", .block = block}, space,
-                [] FERRY_KERNEL(ferry::index2 p, ferry::view<const double> xv) {
-                  static_cast<void>(xv[p.i % 4]);
-                },
-                x);
+  ferry::launch(
+      {.name = "grid_2d", .block = block}, space,
+      [] FERRY_KERNEL(ferry::index2 p, ferry::view<const double> xv) {
+        static_cast<void>(xv[p.i % 4]);
+      },
+      x);
 }
 
 /// A 3D launch with launch bounds of 16 threads (a block below a warp keeps its 16 threads
@@ -71,10 +71,9 @@ void read_3d_bounded(ferry::range3d space, const std::vector<double>& x) {
 void blocks_2d(ferry::range2d space, std::vector<double>& out) {
   ferry::launch_blocks(
       {.name = "grid_blocks_2d"}, ferry::blocks<1, 1>(space),
-      ferry::block_kernel<double>(ferry::finish(
-          [] FERRY_KERNEL(const ferry::block_thread<ferry::index2>& th, const double&, double& o) {
-            o = static_cast<double>(th.global.j);
-          })),
+      ferry::block_kernel<double>(
+          ferry::finish([] FERRY_KERNEL(const ferry::block_thread<ferry::index2>& th, const double&,
+                                        double& o) { o = static_cast<double>(th.global.j); })),
       ferry::elementwise(out));
 }
 
@@ -84,9 +83,7 @@ void blocks_3d(ferry::range3d space, const std::vector<double>& x) {
       {.name = "grid_blocks_3d"}, ferry::blocks<1, 1, 1>(space),
       ferry::block_kernel<double>(ferry::finish(
           [] FERRY_KERNEL(const ferry::block_thread<ferry::index3>&, const double&,
-                          ferry::view<const double> xv) {
-            static_cast<void>(xv[0]);
-          })),
+                          ferry::view<const double> xv) { static_cast<void>(xv[0]); })),
       x);
 }
 
@@ -96,9 +93,7 @@ void blocks_1d(ferry::range space, const std::vector<double>& x) {
       {.name = "grid_blocks_1d"}, ferry::blocks<1>(space),
       ferry::block_kernel<double>(ferry::finish(
           [] FERRY_KERNEL(const ferry::block_thread<index>&, const double&,
-                          ferry::view<const double> xv) {
-            static_cast<void>(xv[0]);
-          })),
+                          ferry::view<const double> xv) { static_cast<void>(xv[0]); })),
       x);
 }
 
@@ -114,12 +109,13 @@ void raw_blocks_1d(ferry::range space) {
 /// y[i] = 1 too.
 double count_with_reduction(ferry::range space, std::vector<double>& y) {
   double s = 0.0;
-  ferry::launch({.name = "grid_reduce", .block = 1}, space,
-                [] FERRY_KERNEL(index, ferry::reducer<double, ferry::plus> acc, double& yi) {
-                  acc += 1.0;
-                  yi = 1.0;
-                },
-                ferry::sum(s), ferry::elementwise(y));
+  ferry::launch(
+      {.name = "grid_reduce", .block = 1}, space,
+      [] FERRY_KERNEL(index, ferry::reducer<double, ferry::plus> acc, double& yi) {
+        acc += 1.0;
+        yi = 1.0;
+      },
+      ferry::sum(s), ferry::elementwise(y));
   return s;
 }
 
@@ -188,11 +184,15 @@ TEST_P(grid_limit_test, one_dimensional_launches_past_the_x_grid_are_refused_bef
   // index more is refused.
   expect_refused([&] { read_1d(ferry::range{two31 - 31}, 1, x); }, "grid_1d",
                  "the index space has 2147483617 indices along x, which need 2147483648 blocks "
-                 "of 1 threads along x (with up to 31 threads before the first index");
+                 "of 1 threads along x and up to 2147483648 threads (with up to 31 threads "
+                 "before the first index");
   expect_refused([&] { read_1d(ferry::range{two31}, 1, x); }, "grid_1d", "blocks of 1 threads");
   // An offset range counts its size, not its end.
-  expect_refused([&] { read_1d(ferry::range{index{5} << 40, (index{5} << 40) + two31}, 1, x); },
-                 "grid_1d", "2147483648 indices along x");
+  expect_refused(
+      [&] {
+        read_1d(ferry::range{index{5} << 40, (index{5} << 40) + two31}, 1, x);
+      },
+      "grid_1d", "2147483648 indices along x");
   // Blocks of 32 and the default 256: 32 and 256 times as many indices.
   expect_refused([&] { read_1d(ferry::range{two31 * 32}, 32, x); }, "grid_1d",
                  "blocks of 32 threads");
@@ -206,13 +206,22 @@ TEST_P(grid_limit_test, two_and_three_dimensional_launches_past_the_x_grid_are_r
   const std::vector<double> x(4, 1.0);
   // 2D and 3D launches put a warp along x (32 threads on NVIDIA, the narrowest warp) whatever
   // the block: 2^31 - 1 blocks cover (2^31 - 1) * 32 indices.
-  expect_refused([&] { read_2d(ferry::range2d{(two31 - 1) * 32 + 1, 1}, 0, x); }, "grid_2d",
-                 "blocks of 32 threads along x");
-  expect_refused([&] { read_2d(ferry::range2d{(two31 - 1) * 32 + 1, 1}, 1024, x); }, "grid_2d",
-                 "blocks of 32 threads along x");
+  expect_refused(
+      [&] {
+        read_2d(ferry::range2d{(two31 - 1) * 32 + 1, 1}, 0, x);
+      },
+      "grid_2d", "blocks of 32 threads along x");
+  expect_refused(
+      [&] {
+        read_2d(ferry::range2d{(two31 - 1) * 32 + 1, 1}, 1024, x);
+      },
+      "grid_2d", "blocks of 32 threads along x");
   // Under launch bounds a block below a warp keeps its threads along x: 16 here.
-  expect_refused([&] { read_3d_bounded(ferry::range3d{(two31 - 1) * 16 + 1, 1, 1}, x); },
-                 "grid_3d_bounded", "blocks of 16 threads along x");
+  expect_refused(
+      [&] {
+        read_3d_bounded(ferry::range3d{(two31 - 1) * 16 + 1, 1, 1}, x);
+      },
+      "grid_3d_bounded", "blocks of 16 threads along x");
 }
 
 TEST_P(grid_limit_test, block_launches_past_the_grid_are_refused_before_copies) {
@@ -221,12 +230,20 @@ TEST_P(grid_limit_test, block_launches_past_the_grid_are_refused_before_copies) 
   // (65536 elements) would be copied in on separate-memory backends.
   std::vector<double> out(65536, -1.0);
   const std::vector<double> before = out;
-  expect_refused([&] { blocks_2d(ferry::range2d{1, 65536}, out); }, "grid_blocks_2d",
-                 "the index space needs 1 x 65536 x 1 blocks, more than a GPU grid holds "
-                 "(2147483647 x 65535 x 65535");
+  expect_refused(
+      [&] {
+        blocks_2d(ferry::range2d{1, 65536}, out);
+      },
+      "grid_blocks_2d",
+      "the index space needs 1 x 65536 x 1 blocks, 1 threads along x, more than a "
+      "GPU grid holds (2147483647 x 65535 x 65535 blocks; on AMD GPUs 4294967295 "
+      "threads along x");
   EXPECT_EQ(out, before) << "a refused block launch changed host data";
-  expect_refused([&] { blocks_3d(ferry::range3d{1, 1, 65536}, x); }, "grid_blocks_3d",
-                 "1 x 1 x 65536 blocks");
+  expect_refused(
+      [&] {
+        blocks_3d(ferry::range3d{1, 1, 65536}, x);
+      },
+      "grid_blocks_3d", "1 x 1 x 65536 blocks");
   expect_refused([&] { blocks_1d(ferry::range{two31}, x); }, "grid_blocks_1d",
                  "2147483648 x 1 x 1 blocks");
   expect_refused([&] { raw_blocks_1d(ferry::range{two31}); }, "grid_raw_blocks",
@@ -378,99 +395,99 @@ FERRY_INSTANTIATE_BACKENDS(grid_limit_test);
 
 // --- the front end's count against every GPU kernel's own -------------------------------------
 
-TEST(gpu_grid_limit, the_front_end_refuses_whatever_a_gpu_kernel_would_and_little_more) {
-  const int blocks[] = {0, 1, 2, 7, 16, 31, 32, 33, 64, 100, 128, 256, 512, 1000, 1024};
+// The limits, written out here: NVIDIA and AMD grids hold 2^31 - 1 blocks along x; AMD grids
+// also at most 2^32 - 1 threads along x (HIP: gridDim.x * blockDim.x, else
+// hipErrorInvalidConfiguration; the HSA dispatch packet's 32-bit grid size, which liboffload's
+// AMDGPU plugin would let wrap).
+constexpr index grid_blocks_x = two31 - 1;
+constexpr index amd_x_threads = (index{1} << 32) - 1;
+
+/// Whether every GPU launches a grid of `blocks` blocks of `bx` threads along x (AMD GPUs have
+/// wavefronts of 64 or 32 threads, so the thread limit holds for shapes of either warp).
+bool gpu_launches(index blocks, index bx) {
+  return blocks <= grid_blocks_x && blocks * bx <= amd_x_threads;
+}
+
+TEST(gpu_grid_limit, the_front_end_passes_exactly_what_every_gpu_kernel_launches_but_the_lead) {
+  const int blocks[] = {0, 1, 2, 7, 16, 31, 32, 33, 48, 64, 100, 128, 256, 512, 1000, 1024};
   for (const int block : blocks) {
-    const unsigned b = block > 0 ? static_cast<unsigned>(block) : 256u;
-    // 1D: the device needs ceil((n + lead) / b) blocks, lead 0 .. 31 (sector_lead).
-    const index limit_1d = (two31 - 1) * b - 31;  // the most indices the front end passes
-    for (const index n : {index{0}, index{1}, limit_1d - 1, limit_1d, limit_1d + 1,
-                          limit_1d + 31, limit_1d + 32, ferry::max_extent}) {
-      const ferry::range r{n};
-      const gpu::x_grid_need x = gpu::x_grid_of(r, block, false);
+    const index b = block > 0 ? block : 256;
+    // 1D: the device needs ceil((n + lead) / b) blocks of b threads, lead 0 .. 31
+    // (sector_lead); the front end counts the largest lead.
+    const index most_blocks = std::min(grid_blocks_x, amd_x_threads / b);
+    const index limit_1d = most_blocks * b - 31;  // the most indices the front end passes
+    for (const index n : {index{0}, index{1}, limit_1d - 1, limit_1d, limit_1d + 1, limit_1d + 31,
+                          limit_1d + 32, ferry::max_extent}) {
+      const gpu::x_grid_need x = gpu::x_grid_of(ferry::range{n}, block, false);
       ASSERT_EQ(x.n, n);
-      ASSERT_EQ(x.block_x, b);
-      const bool passes = x.blocks <= gpu::max_grid_x;
-      ASSERT_EQ(passes, n <= limit_1d) << "block " << block << " n " << n;
-      for (index lead = 0; lead <= 31; ++lead) {
-        const index device = gpu::x_blocks(n + lead, b);
-        if (passes) {
-          ASSERT_LE(device, gpu::max_grid_x) << "block " << block << " n " << n;
+      ASSERT_EQ(index{x.block_x}, b);
+      ASSERT_EQ(x.fits(), n <= limit_1d) << "block " << block << " n " << n;
+      for (index lead = 0; lead <= 31; ++lead)
+        if (x.fits()) {
+          ASSERT_TRUE(gpu_launches(gpu::x_blocks(n + lead, b), b))
+              << "block " << block << " n " << n << " lead " << lead;
         }
-      }
-      // Refused only within one lead of the limit: at lead 31 the device refuses too.
-      if (!passes) {
-        ASSERT_GT(gpu::x_blocks(n + 31, b), gpu::max_grid_x);
+      // Refused only within one lead of the limit: at lead 31 the GPUs refuse too.
+      if (!x.fits()) {
+        ASSERT_FALSE(gpu_launches(gpu::x_blocks(n + 31, b), b)) << "block " << block;
       }
     }
-    // 2D and 3D: the device's shape for warps 32 and 64, with and without launch bounds.
+    // 2D and 3D: each GPU's own shape (warps 32 and 64), with and without launch bounds.
     for (const bool bounded : {false, true}) {
-      const unsigned bx = bounded && b < 32 ? b : 32u;
-      const index limit = (two31 - 1) * bx;
-      for (const index ni : {index{1}, limit - 1, limit, limit + 1, ferry::max_extent / 4}) {
-        const ferry::range2d r2{ni, 3};
-        const ferry::range3d r3{ni, 3, 5};
-        const gpu::x_grid_need x2 = gpu::x_grid_of(r2, block, bounded);
-        const gpu::x_grid_need x3 = gpu::x_grid_of(r3, block, bounded);
+      const index narrow = bounded && b < 32 ? b : 32, wide = bounded && b < 64 ? b : 64;
+      const index limit = std::min(
+          {grid_blocks_x * narrow, amd_x_threads / narrow * narrow, amd_x_threads / wide * wide});
+      for (const index ni : {index{1}, index{1000}, limit - 1, limit, limit + 1, limit + wide,
+                             ferry::max_extent / 4}) {
+        const gpu::x_grid_need x2 = gpu::x_grid_of(ferry::range2d{ni, 3}, block, bounded);
+        const gpu::x_grid_need x3 = gpu::x_grid_of(ferry::range3d{ni, 3, 5}, block, bounded);
         ASSERT_EQ(x2.blocks, x3.blocks);
-        ASSERT_EQ(x2.block_x, bx);
-        const bool passes = x2.blocks <= gpu::max_grid_x;
-        ASSERT_EQ(passes, ni <= limit) << "block " << block << " ni " << ni;
+        ASSERT_EQ(x2.threads, x3.threads);
+        ASSERT_EQ(index{x2.block_x}, narrow);
+        ASSERT_EQ(x2.fits(), ni <= limit)
+            << "block " << block << (bounded ? " bounded" : "") << " ni " << ni;
+        bool all_launch = true;
         for (const unsigned warp : {32u, 64u}) {
           const auto s2 = gpu::shape_2d(ni, 3, block, warp, bounded);
           const auto s3 = gpu::shape_3d(ni, 3, 5, block, warp, bounded);
-          if (passes) {
-            ASSERT_LE(s2.blocks_x, gpu::max_grid_x) << "warp " << warp << " block " << block;
-            ASSERT_LE(s3.blocks_x, gpu::max_grid_x) << "warp " << warp << " block " << block;
-          }
-          // On the narrowest warp the front end and the device agree exactly.
+          ASSERT_EQ(s2.blocks_x, s3.blocks_x);
+          all_launch = all_launch && gpu_launches(s2.blocks_x, s2.block.x);
           if (warp == 32) {
-            ASSERT_EQ(s2.blocks_x, x2.blocks);
-            ASSERT_EQ(s3.blocks_x, x3.blocks);
+            ASSERT_EQ(s2.blocks_x, x2.blocks);  // the narrowest warp: the most blocks
           }
+          ASSERT_LE(s2.blocks_x * s2.block.x, x2.threads);  // the most threads of either
         }
+        // 2D and 3D take no lead: the front end passes exactly what every GPU launches.
+        ASSERT_EQ(x2.fits(), all_launch)
+            << "block " << block << (bounded ? " bounded" : "") << " ni " << ni;
       }
     }
   }
 }
 
-TEST(gpu_grid_limit, every_launch_the_front_end_passes_fits_an_amd_grid_of_2_32_threads_along_x) {
-  // HIP: gridDim.x * blockDim.x <= 2^32 - 1, else hipErrorInvalidConfiguration; liboffload's
-  // AMDGPU plugin: the product goes into a 32-bit field and wraps. The largest launch the front
-  // end passes, with each AMD kernel's own shape (wavefront 64), must fit.
-  constexpr index amd_x_threads = 0xffffffff;
-  const int blocks[] = {0, 1, 2, 3, 64, 1024};
-  for (const int block : blocks) {
-    const unsigned b = block > 0 ? static_cast<unsigned>(block) : 256u;
-    // 1D: the most indices the front end passes, at the largest lead (the most threads).
-    const index n = (two31 - 1) * b - 31;
-    ASSERT_LE(gpu::x_grid_of(ferry::range{n}, block, false).blocks, gpu::max_grid_x);
-    EXPECT_LE(gpu::x_blocks(n + 31, b) * b, amd_x_threads)
-        << "1D, block " << block << ", " << n << " indices, lead 31";
-    // 2D and 3D on a 64-wide wavefront.
-    for (const bool bounded : {false, true}) {
-      const index ni = (two31 - 1) * (bounded && b < 32 ? b : 32u);
-      ASSERT_LE(gpu::x_grid_of(ferry::range2d{ni, 3}, block, bounded).blocks, gpu::max_grid_x);
-      const auto s2 = gpu::shape_2d(ni, 3, block, 64, bounded);
-      const auto s3 = gpu::shape_3d(ni, 3, 5, block, 64, bounded);
-      EXPECT_LE(s2.blocks_x * s2.block.x, amd_x_threads)
-          << "2D, block " << block << (bounded ? ", bounded" : "") << ", ni " << ni;
-      EXPECT_LE(s3.blocks_x * s3.block.x, amd_x_threads)
-          << "3D, block " << block << (bounded ? ", bounded" : "") << ", ni " << ni;
+TEST(gpu_grid_limit, block_launches_pass_exactly_the_grids_every_gpu_launches) {
+  auto along_x = [&]<int BX>(std::integral_constant<int, BX>) {
+    const index most = std::min(grid_blocks_x, amd_x_threads / BX);  // blocks along x
+    for (const index nb : {index{1}, most - 1, most, most + 1, grid_blocks_x + 1}) {
+      const ferry::range r{nb * BX};
+      using blocked = decltype(ferry::blocks<BX>(r));
+      const ferry::detail::block_geometry g = ferry::detail::geometry_of<blocked>(r);
+      ASSERT_EQ(g.blocks[0], nb);
+      bool refused = false;
+      try {
+        ferry::detail::check_block_grid("k", g, BX);
+      } catch (const ferry::launch_error&) {
+        refused = true;
+      }
+      ASSERT_EQ(refused, !gpu_launches(nb, BX)) << "blocks<" << BX << "> x " << nb;
+      ASSERT_EQ(refused, nb > most) << "blocks<" << BX << "> x " << nb;
     }
-  }
-  // Block launches: the most blocks the front end passes along x, of BX threads each.
-  auto block_launch = [&]<int BX>(std::integral_constant<int, BX>) {
-    const ferry::range r{(two31 - 1) * BX};
-    using blocked = decltype(ferry::blocks<BX>(r));
-    const ferry::detail::block_geometry g = ferry::detail::geometry_of<blocked>(r);
-    EXPECT_NO_THROW(ferry::detail::check_block_grid("k", g));
-    EXPECT_LE(g.blocks[0] * BX, amd_x_threads) << "blocks<" << BX << ">";
   };
-  block_launch(std::integral_constant<int, 1>{});
-  block_launch(std::integral_constant<int, 2>{});
-  block_launch(std::integral_constant<int, 32>{});
-  block_launch(std::integral_constant<int, 1024>{});
+  along_x(std::integral_constant<int, 1>{});
+  along_x(std::integral_constant<int, 2>{});
+  along_x(std::integral_constant<int, 3>{});
+  along_x(std::integral_constant<int, 32>{});
+  along_x(std::integral_constant<int, 1024>{});
 }
 
 }  // namespace

@@ -78,7 +78,7 @@ template <class Blocked, class Kernel, class Bound, class States, class PhaseArg
           class Geometry>
 void execute_blocks(const char* name, const Geometry& g, const Kernel& kern, const Bound& bound) {
   nvtx_range range(name);
-  check_block_grid(name, g);  // launch_blocks has refused such a grid before its copies
+  check_block_grid(name, g, Blocked::bx);  // launch_blocks refused it before its copies
   using L = layout_of<Blocked::threads, typename Kernel::shared_list>;
   constexpr std::size_t bytes = L::bytes;
   auto* f = kernel_blocks<Blocked, Kernel, Bound, States, PhaseArgs, AllArgs>;

@@ -25,14 +25,22 @@ inline constexpr unsigned max_grid_yz = 65535;
 /// The narrowest warp of the GPUs ferry targets: 32 threads (NVIDIA; AMD's are 32 or 64). A 2D or
 /// 3D launch puts a warp along x, so the narrowest warp needs the most blocks along x.
 inline constexpr unsigned min_warp = 32;
+/// The widest warp of the GPUs ferry targets: 64 threads (an AMD CDNA wavefront). A 2D or 3D
+/// launch puts a warp along x, so the widest warp rounds the x extent up to the most threads.
+inline constexpr unsigned max_warp = 64;
+/// Most threads along x of a grid on AMD GPUs: 2^32 - 1. HIP refuses gridDim.x * blockDim.x
+/// above it (hipErrorInvalidConfiguration), and an HSA kernel dispatch packet holds the grid's x
+/// size in threads in 32 bits (where LLVM's offload plugin for AMD GPUs would let it wrap).
+inline constexpr index max_grid_threads_x = 0xffffffff;
 
-/// Throws launch_error(kernel, ...): an index space whose x extent of `n` indices needs `blocks`
-/// blocks of `block_x` threads along x, more than max_grid_x. `rank`: the space's (1, 2 or 3),
-/// so that the message says how the count arises (1D: with the sector lead; 2D and 3D: one warp
-/// along x whatever the block) and what would help; 0 (the device backends' own guard): neither.
-/// Out of line (src/launch.cpp).
-[[noreturn]] void throw_x_grid_error(const char* kernel, index n, unsigned block_x, index blocks,
-                                     int rank = 0);
+struct x_grid_need;
+/// Throws launch_error(kernel, ...): an index space that needs more blocks along x than
+/// max_grid_x, or more threads along x than max_grid_threads_x (`x`, from x_grid_of or the
+/// device backends' own guards). `rank`: the space's (1, 2 or 3), so that the message says how
+/// the count arises (1D: with the sector lead; 2D and 3D: one warp along x whatever the block)
+/// and what would help; 0 (the device backends' own guard): neither. Out of line
+/// (src/launch.cpp).
+[[noreturn]] void throw_x_grid_error(const char* kernel, const x_grid_need& x, int rank = 0);
 
 /// The larger of a and b (std::max without <algorithm>, which the launch headers leave out for
 /// compile time).
@@ -164,28 +172,38 @@ index sector_lead(const Bound& b, index begin) {
   }
 }
 
-/// Most blocks along x that the GPU backends' 1D, 2D or 3D kernel (gpu/launch.hpp) needs for
-/// `space` with launch_config.block = `block` (0: default_block) on any GPU ferry targets: a 1D
-/// launch covers size() indices plus a sector lead of at most sector_bytes - 1 (sector_lead: one
-/// less than a sector of 1-byte elements) in blocks of `block` threads; a 2D or 3D launch covers
-/// extent_i() in blocks of min_warp threads along x, or of `block` threads when `bounded` (launch
-/// bounds) and `block` is below a warp (shape_2d, shape_3d). These kernels' x loops do not stride,
-/// so more than max_grid_x blocks cannot run. Reduction launches are not concerned: their grid is
-/// capped and strided.
+/// What the GPU backends' 1D, 2D or 3D kernel (gpu/launch.hpp) needs along x for `space` with
+/// launch_config.block = `block` (0: default_block) on the GPUs ferry targets, at their most:
+/// - 1D: size() indices plus a sector lead of at most sector_bytes - 1 (sector_lead: one less
+///   than a sector of 1-byte elements), in blocks of `block` threads on every GPU;
+/// - 2D and 3D: extent_i() in blocks of one warp along x (shape_2d, shape_3d), or of `block`
+///   threads when `bounded` (launch bounds) and `block` is below the warp: the most blocks with
+///   the narrowest warp (min_warp), the most threads with either warp (AMD GPUs have wavefronts
+///   of 32 or 64 threads).
+/// These kernels' x loops do not stride, so a launch that does not fit() cannot run on every
+/// GPU. Reduction launches are not concerned: their grid is capped and strided.
 struct x_grid_need {
   index n;           ///< indices along x (the space's size or i extent; no lead)
-  unsigned block_x;  ///< threads per block along x
-  index blocks;      ///< blocks along x, with the largest lead for a 1D launch
+  unsigned block_x;  ///< threads per block along x on the narrowest warp
+  index blocks;      ///< blocks along x of block_x threads (1D: with the largest lead)
+  index threads;     ///< threads along x, the most over both warps (1D: blocks * block_x)
+  /// Whether a grid of that many blocks and threads along x launches on every GPU.
+  constexpr bool fits() const { return blocks <= max_grid_x && threads <= max_grid_threads_x; }
 };
 template <class Space>
 constexpr x_grid_need x_grid_of(const Space& space, int block, bool bounded) {
+  const unsigned b = block > 0 ? static_cast<unsigned>(block) : default_block;
   if constexpr (Space::rank == 1) {
-    const unsigned b = block > 0 ? static_cast<unsigned>(block) : default_block;
-    return {space.size(), b, x_blocks(space.size() + index{sector_bytes - 1}, b)};
+    const index blocks = x_blocks(space.size() + index{sector_bytes - 1}, b);
+    return {space.size(), b, blocks, blocks * b};
   } else {
-    const unsigned b = block > 0 ? static_cast<unsigned>(block) : default_block;
-    const unsigned bx = bounded ? smaller(min_warp, b) : min_warp;
-    return {space.extent_i(), bx, x_blocks(space.extent_i(), bx)};
+    const unsigned narrow = bounded ? smaller(min_warp, b) : min_warp;
+    const unsigned wide = bounded ? smaller(max_warp, b) : max_warp;
+    const index ni = space.extent_i();
+    // Rounded up to a multiple of either x block: the wide one usually gives more threads, but
+    // not always (a bounded block of 33: 33 along x on a 64-wide warp, 32 on a 32-wide one).
+    return {ni, narrow, x_blocks(ni, narrow),
+            larger(x_blocks(ni, narrow) * narrow, x_blocks(ni, wide) * wide)};
   }
 }
 

@@ -374,15 +374,22 @@ __global__ void FERRY_LAUNCH_BOUNDS(B, 1)
 
 // --- host side ----------------------------------------------------------------------------------
 
-/// Blocks along x for n indices in blocks of b threads: the x dimension of a grid holds at
-/// most 2^31 - 1 blocks and the x loops of these kernels do not stride, so a longer extent would
-/// leave indices unrun. Throws launch_error naming the kernel. launch() has refused such a space
-/// before its copies (check_x_grid, with the largest lead and the narrowest warp), so this is
-/// the device's own guard.
+/// Blocks along x for n indices in blocks of b threads: a grid holds at most 2^31 - 1 blocks
+/// along x (and, on AMD GPUs, 2^32 - 1 threads), and the x loops of these kernels do not stride,
+/// so a longer extent would leave indices unrun. Throws launch_error naming the kernel. launch()
+/// has refused such a space before its copies (check_x_grid, with the largest lead and both
+/// warps), so this is the device's own guard.
 inline unsigned x_grid(const char* kernel, index n, unsigned b) {
-  const index g = x_blocks(n, b);
-  if (g > max_grid_x) throw_x_grid_error(kernel, n, b, g);
-  return static_cast<unsigned>(g);
+  const x_grid_need x{n, b, x_blocks(n, b), x_blocks(n, b) * b};
+  if (!x.fits()) throw_x_grid_error(kernel, x);
+  return static_cast<unsigned>(x.blocks);
+}
+
+/// The device's own guard for a 2D or 3D shape (see x_grid): throws launch_error naming the
+/// kernel if its x extent `n` does not fit the grid.
+inline void check_x_shape(const char* kernel, index n, const launch_shape& sh) {
+  const x_grid_need x{n, sh.block.x, sh.blocks_x, sh.blocks_x * sh.block.x};
+  if (!x.fits()) throw_x_grid_error(kernel, x);
 }
 
 /// Runs one safe launch on the ferry stream. `block` is threads per block (0: 256). Bounds is
@@ -446,8 +453,7 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
     // Under launch bounds a block below a warp keeps its size (shape_2d's `bounded`).
     const launch_shape sh =
         shape_2d(space.extent_i(), space.extent_j(), block, warp_size, Bounds::max_threads > 0);
-    if (sh.blocks_x > max_grid_x)
-      throw_x_grid_error(name, space.extent_i(), sh.block.x, sh.blocks_x);
+    check_x_shape(name, space.extent_i(), sh);
     const dim3 blk(sh.block.x, sh.block.y), grid(sh.grid.x, sh.grid.y);
     with_restrict_bases(bound, [&](auto*... q) {
       if (!sh.strided)
@@ -458,8 +464,7 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
   } else {
     const launch_shape sh = shape_3d(space.extent_i(), space.extent_j(), space.extent_k(), block,
                                      warp_size, Bounds::max_threads > 0);
-    if (sh.blocks_x > max_grid_x)
-      throw_x_grid_error(name, space.extent_i(), sh.block.x, sh.blocks_x);
+    check_x_shape(name, space.extent_i(), sh);
     const dim3 blk(sh.block.x, sh.block.y, sh.block.z), grid(sh.grid.x, sh.grid.y, sh.grid.z);
     with_restrict_bases(bound, [&](auto*... q) {
       if (!sh.strided)
