@@ -9,6 +9,7 @@
 #include "ferry/core/backend.hpp"
 #include "ferry/data/environment.hpp"
 #include "ferry/launch.hpp"
+#include "ferry/unsafe.hpp"
 
 namespace ferry {
 
@@ -139,5 +140,42 @@ void device_runtime::deallocate_host(void* p) noexcept {
   std::free(p);
 }
 }  // namespace detail
+
+namespace unsafe::detail {
+
+std::int64_t check_unsafe_shape(dim3 grid, dim3 block) {
+  const auto shape = [&] {
+    return "grid " + std::to_string(grid.x) + " x " + std::to_string(grid.y) + " x " +
+           std::to_string(grid.z) + " of blocks " + std::to_string(block.x) + " x " +
+           std::to_string(block.y) + " x " + std::to_string(block.z) + ": ";
+  };
+  const auto refuse = [&](const std::string& why) {
+    throw launch_error(
+        "ferry::unsafe::launch",
+        shape() + why + " (refused on every backend, so that the launch is portable)");
+  };
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0)
+    refuse("an extent of 0, which a GPU refuses as an invalid configuration");
+  const std::uint64_t per_block = std::uint64_t{block.x} * block.y * block.z;
+  if (block.x > 1024 || block.y > 1024 || block.z > 64 ||
+      per_block > static_cast<std::uint64_t>(ferry::detail::max_block_threads))
+    refuse(
+        "more threads per block than a GPU holds (1024; at most 1024 along x and y, 64 along z)");
+  if (grid.x > static_cast<std::uint64_t>(ferry::detail::gpu::max_grid_x) ||
+      grid.y > ferry::detail::gpu::max_grid_yz || grid.z > ferry::detail::gpu::max_grid_yz)
+    refuse("more blocks than a GPU grid holds (" + std::to_string(ferry::detail::gpu::max_grid_x) +
+           " x " + std::to_string(ferry::detail::gpu::max_grid_yz) + " x " +
+           std::to_string(ferry::detail::gpu::max_grid_yz) + ")");
+  if (std::uint64_t{grid.x} * block.x >
+      static_cast<std::uint64_t>(ferry::detail::gpu::max_grid_threads_x))
+    refuse("more threads along x than an AMD GPU's grid holds (" +
+           std::to_string(ferry::detail::gpu::max_grid_threads_x) + ")");
+  // At most (2^31 - 1) * 65535^2 blocks of 1024 threads: past INT64_MAX, so saturate.
+  const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;  // < 2^63
+  const std::uint64_t cap = static_cast<std::uint64_t>(INT64_MAX);
+  return static_cast<std::int64_t>(blocks > cap / per_block ? cap : blocks * per_block);
+}
+
+}  // namespace unsafe::detail
 
 }  // namespace ferry

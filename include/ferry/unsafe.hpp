@@ -167,20 +167,33 @@ void execute_host(dim3 grid, dim3 block, const K& kernel, const A&... args, bool
 }
 }  // namespace detail
 
+namespace detail {
+/// Refuses, on every backend, a raw launch shape that some GPU would refuse (launch_error naming
+/// ferry::unsafe::launch): an extent of 0; a block of more than 1024 threads, or more than 1024
+/// along x or y or 64 along z (CUDA's and HIP's limits); a grid of more than 2^31 - 1 blocks along
+/// x or 65535 along y or z, or of more than 2^32 - 1 threads along x (AMD GPUs). Returns the
+/// launch's threads, at most INT64_MAX (a grid a GPU takes can hold more: 2^31 - 1 x 65535 x
+/// 65535 blocks of 1024). Out of line (src/launch.cpp).
+std::int64_t check_unsafe_shape(dim3 grid, dim3 block);
+}  // namespace detail
+
 /// Launches kernel(thread_index, args...) on a grid of `grid` blocks of `block` threads.
 ///
 /// Arguments are passed as they are (pointers from device_buffer::get(), values); nothing is
-/// copied or checked. Asynchronous on device backends: call ferry::synchronize() or copy back
-/// with device_buffer::copy_to_host() before reading results. On host backends each block runs
-/// its threads in order, so kernels must not rely on __syncthreads-style barriers.
-/// Throws backend_error if the backend is a device one and this file was not compiled for it.
+/// copied or checked but the shape. Asynchronous on device backends: call ferry::synchronize() or
+/// copy back with device_buffer::copy_to_host() before reading results. On host backends each
+/// block runs its threads in order, so kernels must not rely on __syncthreads-style barriers.
+/// Throws launch_error, on every backend before the kernel runs, for a shape some GPU refuses
+/// (detail::check_unsafe_shape: an extent of 0, a block past 1024 threads, a grid past 2^31 - 1 x
+/// 65535 x 65535 blocks or 2^32 - 1 threads along x), so that a launch that runs on the host also
+/// launches on a GPU; backend_error if the backend is a device one and this file was not compiled
+/// for it.
 template <class K, class... A>
 void launch(dim3 grid, dim3 block, K kernel, A... args) {
   static_assert(std::is_empty_v<K>, "ferry::unsafe::launch: the kernel must be captureless");
+  const std::int64_t threads = detail::check_unsafe_shape(grid, block);
   const backend b = current_backend();
-  ferry::detail::record_launch(
-      "ferry::unsafe::launch", to_string(b),
-      static_cast<std::int64_t>(grid.x) * grid.y * grid.z * block.x * block.y * block.z);
+  ferry::detail::record_launch("ferry::unsafe::launch", to_string(b), threads);
   switch (b) {
     case backend::serial:
     case backend::checked:

@@ -16,10 +16,14 @@
 // refused (the next check speaks instead); (4) a block launch over an empty space is not
 // refused, also where an inverted dimension (end < begin) gives a negative block count; (5) the
 // message's numbers add up (the 1D lead) and its advice helps (no larger block for a 2D or 3D x
-// extent, nor past 1024); (6) resident data stays resident and unchanged through a refusal.
+// extent, nor past 1024); (6) resident data stays resident and unchanged through a refusal; (7)
+// raw launches (ferry::unsafe::launch) of a shape some GPU refuses are refused on every backend
+// before the kernel runs, and their thread count saturates instead of overflowing.
 // Expected counts come from the arithmetic in this file.
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -154,6 +158,17 @@ void raw_blocks_2d(ferry::range2d space) {
       {.name = "grid_raw_blocks_2d"}, ferry::blocks<1, 1>(space),
       ferry::block_kernel<double>(ferry::finish(
           [] FERRY_KERNEL(const ferry::block_thread<ferry::index2>&, const double&) {})));
+}
+
+/// A raw launch (interface C) on `grid` x `block` that counts its threads into *count.
+void raw_count(ferry::unsafe::dim3 grid, ferry::unsafe::dim3 block, unsigned long long* count) {
+  ferry::unsafe::launch(
+      grid, block,
+      [] FERRY_KERNEL(const ferry::unsafe::thread_index&, unsigned long long* c) {
+#pragma omp atomic
+        ++*c;
+      },
+      count);
 }
 
 class grid_limit_test : public on_backend {};
@@ -391,7 +406,69 @@ TEST_P(grid_limit_test, the_x_grid_message_adds_up_and_suggests_what_helps) {
   EXPECT_TRUE(contains(bounded, "32 or more")) << bounded;
 }
 
+TEST_P(grid_limit_test, raw_launch_shapes_a_gpu_refuses_are_refused_before_the_kernel_runs) {
+  // ferry::unsafe::launch checks nothing else, but its shape is refused on every backend where
+  // some GPU would refuse it: a host backend would otherwise run it (and its thread count for
+  // the statistics overflowed a signed 64-bit product at grids CUDA accepts).
+  if (ferry_test::is_device_backend(GetParam())) GTEST_SKIP() << "the counter is host memory";
+  using ferry::unsafe::dim3;
+  const unsigned gx_max = 0x7fffffff;
+  struct bad {
+    dim3 grid, block;
+    const char* why;
+  };
+  const bad cases[] = {
+      {{0, 1, 1}, {1, 1, 1}, "an extent of 0"},
+      {{1, 0, 1}, {1, 1, 1}, "an extent of 0"},
+      {{1, 1, 1}, {32, 0, 1}, "an extent of 0"},
+      {{1, 1, 1}, {1025, 1, 1}, "more threads per block"},
+      {{1, 1, 1}, {32, 33, 1}, "more threads per block"},
+      {{1, 1, 1}, {1, 1, 65}, "more threads per block"},
+      {{1, 1, 1}, {1, 1025, 1}, "more threads per block"},
+      {{gx_max + 1u, 1, 1}, {1, 1, 1}, "more blocks than a GPU grid holds (2147483647 x 65535"},
+      {{1, 65536, 1}, {1, 1, 1}, "more blocks than a GPU grid holds"},
+      {{1, 1, 65536}, {1, 1, 1}, "more blocks than a GPU grid holds"},
+      {{0xffffffffu, 0xffffffffu, 1}, {1, 1, 1}, "more blocks than a GPU grid holds"},
+      {{(1u << 22), 1, 1}, {1024, 1, 1}, "more threads along x than an AMD GPU's grid holds"},
+      {{(1u << 31) - 1, 1, 1}, {3, 1, 1}, "more threads along x than an AMD GPU's grid holds"},
+      {{(1u << 31) - 1, 1, 1}, {1024, 1, 1}, "more threads along x than an AMD GPU's grid holds"},
+  };
+  for (const bad& c : cases) {
+    unsigned long long count = 0;
+    ferry::reset_stats();
+    try {
+      raw_count(c.grid, c.block, &count);
+      ADD_FAILURE() << c.why << ": ran " << count << " threads";
+    } catch (const ferry::launch_error& e) {
+      EXPECT_EQ(e.kernel(), "ferry::unsafe::launch");
+      EXPECT_TRUE(contains(e.what(), c.why));
+      EXPECT_TRUE(contains(e.what(), "refused on every backend"));
+    }
+    EXPECT_EQ(count, 0u);
+    EXPECT_EQ(ferry::stats().launches, 0u);
+  }
+  // The largest shapes that pass run every thread once.
+  for (const auto& [grid, block] :
+       {std::pair{dim3{3, 2, 1}, dim3{1024, 1, 1}}, std::pair{dim3{1, 1, 2}, dim3{16, 1, 64}},
+        std::pair{dim3{2, 65535, 1}, dim3{1, 1, 1}}}) {
+    unsigned long long count = 0;
+    raw_count(grid, block, &count);
+    EXPECT_EQ(count, 1ull * grid.x * grid.y * grid.z * block.x * block.y * block.z);
+  }
+}
+
 FERRY_INSTANTIATE_BACKENDS(grid_limit_test);
+
+TEST(gpu_grid_limit, the_raw_launch_thread_count_saturates_instead_of_overflowing) {
+  using ferry::unsafe::dim3;
+  using ferry::unsafe::detail::check_unsafe_shape;
+  constexpr std::int64_t most = std::numeric_limits<std::int64_t>::max();
+  // (2^22 - 1) x 65535 x 65535 blocks of 1024 threads: about 1.8e19 threads, which a GPU takes.
+  EXPECT_EQ(check_unsafe_shape({(1u << 22) - 1, 65535, 65535}, {1024, 1, 1}), most);
+  EXPECT_EQ(check_unsafe_shape({0x7fffffffu, 65535, 65535}, {1, 1, 1}),
+            std::int64_t{0x7fffffff} * 65535 * 65535);
+  EXPECT_EQ(check_unsafe_shape({5, 7, 9}, {8, 4, 2}), 5 * 7 * 9 * 64);
+}
 
 // --- the front end's count against every GPU kernel's own -------------------------------------
 
