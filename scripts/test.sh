@@ -4,21 +4,24 @@
 #      ferry-perf-unchecked: scripts/common.sh says why), tests, examples; runs ctest;
 #   2. packaging: installs build/ into build/install and builds and runs examples/consumer
 #      against it with find_package(ferry), then again with add_subdirectory(ferry);
-#   3. clang build in build-clang/ (Release, $FERRY_CLANGXX, default clang++-14): library and
-#      tests, runs ctest (unit and compile-fail tests, header check);
-#   4. ASan+UBSan build in build-asan/ (GCC, -DFERRY_SANITIZE=address,undefined): library, unit
+#   3. ASan+UBSan build in build-asan/ (GCC, -DFERRY_SANITIZE=address,undefined): library, unit
 #      tests, examples; runs them (every host backend: serial, checked, openmp/libgomp);
-#   5. TSan build in build-tsan/ (Clang with LLVM's libomp, -DFERRY_SANITIZE=thread, Archer
-#      loaded for OpenMP): library, unit tests, examples; runs them;
-#   6. if nvcc is found (PATH or /usr/local/cuda/bin): CUDA build in build-cuda/
-#      (-DFERRY_DEVICE_BACKEND=cuda), runs its ctest with FERRY_BACKEND=openmp, since a machine
+#   4. Clang + TSan build in build-tsan/ ($FERRY_CLANGXX, default clang++-14, with LLVM's libomp,
+#      -DFERRY_SANITIZE=thread, Archer loaded for OpenMP): library, unit tests, examples; runs
+#      them, and the compile-fail tests against Clang's diagnostics and the header check (which
+#      compile without the sanitizer). It is the second compiler too: Clang rejects code GCC
+#      accepts, and the reverse. Clang at -O3 runs the unit tests in parts 6 and 7 (clang 22
+#      compiles their host code), so a separate Clang Release build (about 5 minutes of the CI
+#      run) would repeat them;
+#   5. if nvcc is found (PATH or /usr/local/cuda/bin): CUDA build in build-cuda/
+#      (-DFERRY_DEVICE_BACKEND=cuda; no fuzzer: see there), runs its ctest with FERRY_BACKEND=openmp, since a machine
 #      without a GPU must pass too; then its packaging: installs build-cuda/ into
 #      build-cuda/install and builds examples/consumer-cuda (a source compiled by nvcc) against
 #      it with find_package(ferry) and with add_subdirectory(ferry), and examples/consumer (plain
 #      C++, no CUDA enabled) against the installed CUDA build; runs each with
 #      FERRY_BACKEND=openmp (and on the GPU too where nvidia-smi lists one). Set
 #      FERRY_TEST_CUDA=0 to skip this part.
-#   7. hip build (compile and link only; no AMD GPU here) in build-hip/ (-DFERRY_DEVICE_BACKEND=hip,
+#   6. hip build (compile and link only; no AMD GPU here) in build-hip/ (-DFERRY_DEVICE_BACKEND=hip,
 #      $FERRY_HIP_CLANGXX, default clang++-22): installs its packages if missing (clang 22, HIP
 #      5.2, ROCm device libraries), then compiles the library, the tests, the examples and the
 #      whole ferry-perf suite with -x hip for gfx90a (each device source: once for the host, once
@@ -33,17 +36,17 @@
 #      the hip build's host code, not its kernels. The differential fuzzer is left out
 #      (-DFERRY_BUILD_FUZZ=OFF: this part does not run it, and the unit tests compile the same
 #      launch machinery). Set FERRY_TEST_HIP=0 to skip this part.
-#   8. if the CUDA toolkit is found (as in 6: its ptxas, nvlink and libdevice make the NVIDIA
+#   7. if the CUDA toolkit is found (as in 5: its ptxas, nvlink and libdevice make the NVIDIA
 #      images): llvm_offload build in build-llvm-offload/ (-DFERRY_DEVICE_BACKEND=llvm_offload,
 #      $FERRY_LLVM_OFFLOAD_CLANGXX, default clang++-22, -foffload-via-llvm for sm_90 and gfx90a in
 #      one executable): library, unit tests, examples and the whole ferry-perf suite (without
-#      ferry-perf-unchecked, without the fuzzer, as in 7); runs its unit tests on the host
+#      ferry-perf-unchecked, without the fuzzer, as in 6); runs its unit tests on the host
 #      backends (FERRY_BACKEND=openmp: no GPU here). Set FERRY_TEST_LLVM_OFFLOAD=0 to skip.
-# FERRY_TEST_HOST=0 skips parts 1 and 2; FERRY_TEST_CLANG=0, FERRY_TEST_ASAN=0 and
-# FERRY_TEST_TSAN=0 skip parts 3, 4 and 5 (so that, with FERRY_TEST_CUDA=0 and
-# FERRY_TEST_LLVM_OFFLOAD=0 too, only the hip part runs: e.g. to time it). The
-# sanitizer builds leave out ferry-perf (its own tests run in part 1) and run everything but the
-# compile-fail and header tests, which compile code and run nothing.
+# FERRY_TEST_HOST=0 skips parts 1 and 2; FERRY_TEST_ASAN=0 and FERRY_TEST_TSAN=0 skip parts 3
+# and 4 (so that, with FERRY_TEST_CUDA=0 and FERRY_TEST_LLVM_OFFLOAD=0 too, only the hip part
+# runs: e.g. to time it). The sanitizer builds leave out ferry-perf (its own tests run in part 1);
+# the ASan+UBSan build runs everything but the compile-fail and header tests, which compile code
+# and run nothing (part 4 runs them with Clang).
 # Ends with the line "N passed, N skipped, N failed" over all of them (skipped: tests that ran
 # and reported a skip, e.g. GTEST_SKIP() for what a backend cannot do; a failed build counts as one failure;
 # the build keeps going past a broken target, so everything else is still tested), after the
@@ -147,7 +150,7 @@ build_all() { # dir
   "${part_run[@]}" cmake --build "$1" --parallel "$FERRY_JOBS" "${keep_going[@]}"
 }
 
-# Part 3-5: configures build folder $2 (under the root) with compiler $3, build type $4 and
+# Parts 3 and 4: configures build folder $2 (under the root) with compiler $3, build type $4 and
 # sanitizers $5 (FERRY_SANITIZE; empty: none), builds everything in it (library, tests, and the
 # examples if $6 is ON; never ferry-perf) and runs its ctest with the remaining arguments.
 # Sanitizer builds compile RelWithDebInfo at -O1 with line tables only (-g1): optimised, so that
@@ -174,7 +177,7 @@ extra_build() { # label folder compiler build_type sanitize examples [ctest args
 }
 
 packages=("${FERRY_BUILD_PACKAGES[@]}")
-if [[ "${FERRY_TEST_CLANG:-1}" != 0 || "${FERRY_TEST_TSAN:-1}" != 0 ]]; then
+if [[ "${FERRY_TEST_TSAN:-1}" != 0 ]]; then
   packages+=("${FERRY_CLANG_PACKAGES[@]}")
 fi
 ensure_packages "${packages[@]}"
@@ -237,18 +240,7 @@ if [[ "${FERRY_TEST_HOST:-1}" != 0 ]]; then
   part_end packaging
 fi
 
-# --- 3. clang build --------------------------------------------------------------------------
-# Compiles what GCC compiled with a second compiler (Clang rejects code GCC accepts, and the
-# reverse) and runs the compile-fail tests against Clang's diagnostics.
-if [[ "${FERRY_TEST_CLANG:-1}" == 0 ]]; then
-  say "skipping the clang build (FERRY_TEST_CLANG=0)"
-else
-  part_start
-  extra_build clang build-clang "$FERRY_CLANGXX" Release "" OFF "$@"
-  part_end "clang build + tests"
-fi
-
-# --- 4. AddressSanitizer + UndefinedBehaviorSanitizer -----------------------------------------
+# --- 3. AddressSanitizer + UndefinedBehaviorSanitizer -----------------------------------------
 # GCC, so the openmp backend runs on libgomp here (and on LLVM's libomp in part 5).
 # RelWithDebInfo at -O1 -g1 (see extra_build).
 if [[ "${FERRY_TEST_ASAN:-1}" == 0 ]]; then
@@ -263,11 +255,13 @@ else
   part_end "ASan+UBSan build + tests"
 fi
 
-# --- 5. ThreadSanitizer ----------------------------------------------------------------------
+# --- 4. Clang + ThreadSanitizer --------------------------------------------------------------
 # Clang, because TSan needs an OpenMP runtime it can see through: LLVM's libomp reports its
-# synchronisation to the Archer tool, GCC's libgomp reports nothing (false races).
+# synchronisation to the Archer tool, GCC's libgomp reports nothing (false races). Also the
+# second compiler (Clang rejects code GCC accepts, and the reverse): it runs the compile-fail
+# tests against Clang's diagnostics and the header check, which compile without the sanitizer.
 if [[ "${FERRY_TEST_TSAN:-1}" == 0 ]]; then
-  say "skipping the TSan build (FERRY_TEST_TSAN=0)"
+  say "skipping the Clang + TSan build (FERRY_TEST_TSAN=0)"
 else
   part_start
   archer="$(find_archer)"
@@ -284,14 +278,13 @@ else
       say "TSan: vm.mmap_rnd_bits > 28, running without address randomisation (setarch -R)"
       part_run+=(setarch "$(uname -m)" -R)
     fi
-    extra_build TSan build-tsan "$FERRY_CLANGXX" RelWithDebInfo thread ON \
-      -LE 'compile_fail|headers' "$@"
+    extra_build "Clang + TSan" build-tsan "$FERRY_CLANGXX" RelWithDebInfo thread ON "$@"
     part_run=()
   fi
-  part_end "TSan build + tests"
+  part_end "Clang + TSan build + tests"
 fi
 
-# --- 6. CUDA build (compile with nvcc, run on the host) ------------------------------------
+# --- 5. CUDA build (compile with nvcc, run on the host) ------------------------------------
 nvcc="$(find_nvcc)"
 if [[ "${FERRY_TEST_CUDA:-1}" == 0 ]]; then
   say "skipping the CUDA build (FERRY_TEST_CUDA=0)"
@@ -307,12 +300,14 @@ else
   # runs the test programs, so the backend is set for the build too. ferry-perf-unchecked is
   # left out (the host build compiles the same sources with the checks off; for GPU runs,
   # perf/scripts/link-unchecked.sh builds it from this build's objects), which keeps the CI
-  # within its time with the hip and llvm_offload parts.
+  # within its time with the hip and llvm_offload parts. So is the differential fuzzer (about
+  # 90 s of nvcc): without a GPU it would compare the host backends, as part 1 does; on a GPU
+  # machine, build it (-DFERRY_BUILD_FUZZ=ON, the default) to compare cuda with them.
   export FERRY_BACKEND=openmp
   if step "configure (CUDA)" cmake -S "$FERRY_ROOT" -B "$cuda_build" "${gen[@]}" \
     -DCMAKE_BUILD_TYPE=Release -DFERRY_DEVICE_BACKEND=cuda -DCMAKE_CUDA_COMPILER="$nvcc" \
     -DFERRY_BUILD_PERF=ON -DFERRY_PERF_UNCHECKED=OFF -DFERRY_BUILD_TESTS=ON \
-    -DFERRY_BUILD_EXAMPLES=ON; then
+    -DFERRY_BUILD_FUZZ=OFF -DFERRY_BUILD_EXAMPLES=ON; then
     say "building everything in build-cuda/ with $FERRY_JOBS jobs (nvcc is slow)"
     step "build (CUDA)" build_all "$cuda_build" || true
     # Not the compile-fail tests: they compile with the build's C++ compiler (g++ here, as in
@@ -343,7 +338,7 @@ else
   part_end "CUDA packaging"
 fi
 
-# --- 7. hip build (compile and link only; no AMD GPU here) ------------------------------------
+# --- 6. hip build (compile and link only; no AMD GPU here) ------------------------------------
 if [[ "${FERRY_TEST_HIP:-1}" == 0 ]]; then
   say "skipping the hip build (FERRY_TEST_HIP=0)"
 else
@@ -373,7 +368,7 @@ else
   part_end "hip build (compile and link; host-backend tests)"
 fi
 
-# --- 8. llvm_offload build (NVIDIA and AMD images in one executable; runs on the host here) ----
+# --- 7. llvm_offload build (NVIDIA and AMD images in one executable; runs on the host here) ----
 if [[ "${FERRY_TEST_LLVM_OFFLOAD:-1}" == 0 ]]; then
   say "skipping the llvm_offload build (FERRY_TEST_LLVM_OFFLOAD=0)"
 elif [[ -z "$nvcc" ]]; then

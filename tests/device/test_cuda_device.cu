@@ -12,6 +12,7 @@
 //    element type larger than the sink (checked at the access instead), and a block-shared
 //    view of ferry::launch_blocks;
 //  * a block launch may use more block-shared memory than CUDA's 48 KiB static limit;
+//  * the largest 1D grid launch() passes (2^31 - 1 one-thread blocks) runs every index once;
 //  * a launch from a fresh host thread runs when all its data is resident (the thread has made
 //    no runtime call, so no context is current there before the launch);
 //  * ferry::unsafe::shuffle_down moves values of any size between the lanes of a warp of
@@ -408,6 +409,46 @@ void sum_resident(const std::vector<double>& x, double& s) {
       [] FERRY_KERNEL(ferry::index i, ferry::view<const double> v,
                       ferry::reducer<double, ferry::plus> sum) { sum += v[i]; },
       std::as_const(x), ferry::sum(s));
+}
+
+/// y[i] += 1 over [begin, end) with one-thread blocks: one block per index, the most blocks a
+/// 1D launch can have.
+void add_one_per_block(std::vector<std::uint8_t>& y, ferry::index begin, ferry::index end) {
+  ferry::launch(
+      {.name = "one_per_block", .block = 1}, ferry::range{begin, end},
+      [] FERRY_KERNEL(ferry::index, std::uint8_t & v) { v = static_cast<std::uint8_t>(v + 1); },
+      ferry::elementwise(y));
+}
+
+// The largest 1D grid the front end passes (detail::check_x_grid): at a block of one thread,
+// 2^31 - 32 indices, so that with the largest sector lead (31 one-byte elements) the grid has
+// 2^31 - 1 blocks, CUDA's limit. It must run every index once on the GPU (the front end's count
+// is never below the device's); one index more is refused before anything is copied.
+TEST(cuda_device, the_largest_one_dimensional_grid_runs_every_index_once) {
+  REQUIRE_GPU();
+  const ferry::index n = (ferry::index{1} << 31) - 32;
+  // Start where the host address is 31 bytes past a sector, the largest lead a launch takes
+  // (resident and mapped copies keep the host address modulo 256).
+  std::vector<std::uint8_t> y(static_cast<std::size_t>(n) + 32, 0);
+  const auto addr = reinterpret_cast<std::uintptr_t>(y.data());
+  const ferry::index begin = static_cast<ferry::index>((31 + 32 - addr % 32) % 32);
+  ferry::reset_stats();
+  try {
+    add_one_per_block(y, begin, begin + n + 1);
+    ADD_FAILURE() << "2^31 - 31 one-thread blocks were launched";
+  } catch (const ferry::launch_error& e) {
+    EXPECT_NE(std::string(e.what()).find("more than a GPU grid holds"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(ferry::stats().h2d.count, 0u) << "a refused launch copied data";
+  add_one_per_block(y, begin, begin + n);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    const auto k = static_cast<ferry::index>(i);
+    const std::uint8_t want = k >= begin && k < begin + n ? 1 : 0;
+    wrong += y[i] != want;
+  }
+  EXPECT_EQ(wrong, 0u) << "of " << y.size() << " elements";
 }
 
 // The CUDA backend launches through the driver, which needs a current context on the calling
