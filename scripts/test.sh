@@ -39,9 +39,12 @@
 #   7. if the CUDA toolkit is found (as in 5: its ptxas, nvlink and libdevice make the NVIDIA
 #      images): llvm_offload build in build-llvm-offload/ (-DFERRY_DEVICE_BACKEND=llvm_offload,
 #      $FERRY_LLVM_OFFLOAD_CLANGXX, default clang++-22, -foffload-via-llvm for sm_90 and gfx90a in
-#      one executable): library, unit tests, examples and the whole ferry-perf suite (without
-#      ferry-perf-unchecked, without the fuzzer, as in 6); runs its unit tests on the host
-#      backends (FERRY_BACKEND=openmp: no GPU here). Set FERRY_TEST_LLVM_OFFLOAD=0 to skip.
+#      one executable): library, unit tests and examples (no fuzzer, as in 6; no ferry-perf:
+#      its ferry files are compiled for the device by parts 5 and 6, and by clang 22 for AMD in
+#      part 6, and this part's unit tests compile every launch form for both images; about four
+#      minutes of the CI run; FERRY_TEST_LLVM_OFFLOAD_PERF=1 builds it too); runs its unit tests
+#      on the host backends (FERRY_BACKEND=openmp: no GPU here). Set FERRY_TEST_LLVM_OFFLOAD=0 to
+#      skip.
 # FERRY_TEST_HOST=0 skips parts 1 and 2; FERRY_TEST_ASAN=0 and FERRY_TEST_TSAN=0 skip parts 3
 # and 4 (so that, with FERRY_TEST_CUDA=0 and FERRY_TEST_LLVM_OFFLOAD=0 too, only the hip part
 # runs: e.g. to time it). The sanitizer builds leave out ferry-perf (its own tests run in part 1);
@@ -386,7 +389,8 @@ else
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$FERRY_LLVM_OFFLOAD_CLANGXX" \
     -DFERRY_DEVICE_BACKEND=llvm_offload "-DFERRY_LLVM_OFFLOAD_ARCHITECTURES=sm_90;gfx90a" \
     -DCUDAToolkit_ROOT="$(dirname "$(dirname "$nvcc")")" -DFERRY_PERF_UNCHECKED=OFF \
-    -DFERRY_BUILD_PERF=ON -DFERRY_BUILD_TESTS=ON -DFERRY_BUILD_FUZZ=OFF \
+    "-DFERRY_BUILD_PERF=$( ((${FERRY_TEST_LLVM_OFFLOAD_PERF:-0})) && echo ON || echo OFF)" \
+    -DFERRY_BUILD_TESTS=ON -DFERRY_BUILD_FUZZ=OFF \
     -DFERRY_BUILD_EXAMPLES=ON; then
     say "building everything in build-llvm-offload/ with $FERRY_JOBS jobs (two device images per source)"
     step "build (llvm_offload, sm_90 + gfx90a)" build_all "$lo_build" || true
