@@ -320,8 +320,9 @@ inline constexpr bool invocable_with<Space, K, std::tuple<B...>> =
 ///                   2^62), an argument whose byte count exceeds PTRDIFF_MAX, an index
 ///                   space that does not fit a partitioned buffer (check_launch), or (no
 ///                   reduction argument) an x extent needing more than 2^31 - 1 blocks or
-///                   2^32 - 1 threads along x (detail::check_x_grid; e.g. 2^31 - 31 indices at
-///                   .block = 1, 2^32 - 63 at the default);
+///                   2^32 - 1 threads along x (detail::check_x_grid; 1D from 2^31 - 31 indices
+///                   at .block = 1 and from 2^32 - 286 at the default, 2D and 3D from 2^32 - 63
+///                   along x);
 ///   aliasing_error  the same memory passed twice with at least one writable use (a
 ///                   reduction's target counts as written), or memory that a launch in flight
 ///                   on another host thread uses, where one of the two writes it;

@@ -70,6 +70,17 @@ void read_3d_bounded(ferry::range3d space, const std::vector<double>& x) {
       x);
 }
 
+/// A 2D launch with launch bounds of one thread and a block of one (its x block is 1 thread),
+/// as read_1d.
+void read_2d_bounded_1(ferry::range2d space, const std::vector<double>& x) {
+  ferry::launch<ferry::launch_bounds<1>>(
+      {.name = "grid_2d_bounded_1", .block = 1}, space,
+      [] FERRY_KERNEL(ferry::index2 p, ferry::view<const double> xv) {
+        static_cast<void>(xv[p.i % 4]);
+      },
+      x);
+}
+
 /// A 2D block launch of 1 x 1 blocks over `space` that writes out[j] (elementwise over the
 /// space's j extent when ni = 1).
 void blocks_2d(ferry::range2d space, std::vector<double>& out) {
@@ -398,12 +409,93 @@ TEST_P(grid_limit_test, the_x_grid_message_adds_up_and_suggests_what_helps) {
   EXPECT_FALSE(contains(two_d, "larger launch_config.block")) << two_d;
   EXPECT_TRUE(contains(two_d, "whatever launch_config.block")) << two_d;
   EXPECT_TRUE(contains(two_d, "shorter extent along x")) << two_d;
-  // Under launch bounds a block below a warp keeps its threads along x: a block (and bounds) of
-  // 32 or more takes a whole warp.
+  // Under launch bounds a block below a warp keeps its threads along x. Here (about 2^35 along
+  // x) no block helps: every block of 1 to 1024 threads needs at least 2^35 threads along x,
+  // more than an AMD grid holds, so the message must not send the user to a block of 32.
   const std::string bounded = message([&] {
     read_3d_bounded(ferry::range3d{(two31 - 1) * 16 + 1, 1, 1}, x);
   });
-  EXPECT_TRUE(contains(bounded, "32 or more")) << bounded;
+  EXPECT_FALSE(contains(bounded, "32 or more")) << bounded;
+  EXPECT_FALSE(contains(bounded, "launch_config.block (and launch bounds)")) << bounded;
+  EXPECT_TRUE(contains(bounded, "put a shorter extent along x")) << bounded;
+}
+
+TEST_P(grid_limit_test, the_x_grid_message_suggests_a_block_only_where_one_fits) {
+  const std::vector<double> x(4, 1.0);
+  auto message = [](auto&& f) -> std::string {
+    try {
+      f();
+    } catch (const ferry::launch_error& e) {
+      return e.what();
+    }
+    return "(not refused)";
+  };
+  const index amd_threads = (index{1} << 32) - 1;
+  // 1D, 2^37 indices at a block of 1: the blocks bind, but every larger block needs at least
+  // 2^37 threads along x, so no block helps (it used to advise a larger one).
+  const std::string huge = message([&] { read_1d(ferry::range{two31 * 64}, 1, x); });
+  EXPECT_TRUE(contains(huge, "GPU grid")) << huge;
+  EXPECT_FALSE(contains(huge, "launch_config.block")) << huge;
+  // 1D, 2^31 - 31 indices at a block of 1: a block of 2 holds them and the largest lead
+  // (2^31 - 31 + 31 = 2^31 indices: 2^30 blocks, 2^31 threads).
+  const std::string two = message([&] { read_1d(ferry::range{two31 - 31}, 1, x); });
+  EXPECT_TRUE(contains(two, "use a larger launch_config.block: 2 fits")) << two;
+  // 1D at the default block of 256: 2^32 - 32 indices and the lead are 2^32 - 1 = 3 * 5 * 17 *
+  // 257 * 65537 threads' worth, 2^24 blocks of 256 (2^32 threads: refused), but exactly
+  // (2^32 - 1) / 257 blocks of 257: the thread limit binds and still a block helps.
+  static_assert(((index{1} << 32) - 1) % 257 == 0);
+  const std::string rounding = message([&] { read_1d(ferry::range{(index{1} << 32) - 32}, 0, x); });
+  EXPECT_TRUE(contains(rounding, "use a larger launch_config.block: 257 fits")) << rounding;
+  // 2D under launch bounds of one thread: 2^31 along x needs 2^31 blocks of 1; a block (and
+  // bounds) of 2 halves them (2^30 blocks, 2^31 threads on either warp).
+  const std::string bounded = message([&] { read_2d_bounded_1(ferry::range2d{two31, 1}, x); });
+  EXPECT_TRUE(contains(bounded, "launch_config.block (and launch bounds): 2 fits")) << bounded;
+  // 2D without bounds: a warp along x whatever the block, so no block is suggested.
+  const std::string warp = message([&] { read_2d(ferry::range2d{amd_threads, 1}, 1024, x); });
+  EXPECT_TRUE(contains(warp, "GPU grid")) << warp;
+  EXPECT_FALSE(contains(warp, ": 2 fits")) << warp;
+  EXPECT_FALSE(contains(warp, "use a larger")) << warp;
+}
+
+TEST_P(grid_limit_test, a_1d_launch_without_an_elementwise_argument_is_not_refused_for_a_lead) {
+  // The sector lead (gpu::sector_lead) is 0 unless the launch has a unit-stride elementwise
+  // argument whose element size divides a sector (and then at most 32 / sizeof(T) - 1): a
+  // launch that reads a container through a view starts its threads at `begin` on every GPU.
+  // The front end still counts a lead of 31 for it, so 2^31 - 31 indices at a block of one
+  // thread (2^31 - 31 blocks, which every GPU launches) are refused, and the message blames a
+  // lead that cannot occur. Not refused, the launch runs and stops at once with a bounds_error on
+  // a host backend (x holds 4 elements; device_error on a device).
+  const std::vector<double> x(4, 1.0);
+  static_assert(two31 - 31 <= (index{1} << 31) - 1);  // blocks of 1 thread: fits every GPU
+  try {
+    fault_1d(ferry::range{two31 - 31}, 1, x);
+    ADD_FAILURE() << "a kernel that reads x[i] for i up to 2^31 ran without a fault";
+  } catch (const ferry::launch_error& e) {
+    EXPECT_FALSE(contains(e.what(), "GPU grid"))
+        << "refused for a lead it cannot have: " << e.what();
+  } catch (const ferry::error&) {
+    // Ran (and stopped at the first index past x): not refused.
+  }
+}
+
+TEST_P(grid_limit_test, a_raw_grid_from_blocks_for_past_a_dim3_is_refused_not_truncated) {
+  // ferry::unsafe::blocks_for used to cast ceil(n / d) to unsigned: at 2^32 + 1 blocks the grid
+  // became 1 block, which every backend ran without an error, leaving all but d indices unrun;
+  // at 2^32 blocks it became 0 (refused as "an extent of 0", not for its size).
+  if (ferry_test::is_device_backend(GetParam())) GTEST_SKIP() << "the counter is host memory";
+  using ferry::unsafe::dim3;
+  for (const index n : {(index{1} << 40) + 1, index{1} << 40}) {
+    unsigned long long count = 0;
+    ferry::reset_stats();
+    try {
+      raw_count(dim3{ferry::unsafe::blocks_for(n, 256)}, dim3{256}, &count);
+      ADD_FAILURE() << n << " indices ran " << count << " threads";
+    } catch (const ferry::launch_error& e) {
+      EXPECT_TRUE(contains(e.what(), "more blocks than a GPU grid holds")) << e.what();
+    }
+    EXPECT_EQ(count, 0u);
+    EXPECT_EQ(ferry::stats().launches, 0u);
+  }
 }
 
 TEST_P(grid_limit_test, raw_launch_shapes_a_gpu_refuses_are_refused_before_the_kernel_runs) {
@@ -468,6 +560,20 @@ TEST(gpu_grid_limit, the_raw_launch_thread_count_saturates_instead_of_overflowin
   EXPECT_EQ(check_unsafe_shape({0x7fffffffu, 65535, 65535}, {1, 1, 1}),
             std::int64_t{0x7fffffff} * 65535 * 65535);
   EXPECT_EQ(check_unsafe_shape({5, 7, 9}, {8, 4, 2}), 5 * 7 * 9 * 64);
+}
+
+TEST(gpu_grid_limit, blocks_for_saturates_instead_of_wrapping_or_dividing_by_zero) {
+  using ferry::unsafe::blocks_for;
+  constexpr unsigned most = 0xffffffffu;
+  EXPECT_EQ(blocks_for((index{1} << 32) * 256, 256), most);           // 2^32 blocks: was 0
+  EXPECT_EQ(blocks_for((index{1} << 32) * 256 + 1, 256), most);       // 2^32 + 1: was 1
+  EXPECT_EQ(blocks_for(std::numeric_limits<index>::max(), 2), most);  // n + d - 1 overflowed
+  EXPECT_EQ(blocks_for(ferry::max_extent, 1024), most);
+  EXPECT_EQ(blocks_for((index{1} << 32) - 1, 1), most);  // the largest count, exactly
+  EXPECT_EQ(blocks_for(255 * 256 + 1, 256), 256u);
+  EXPECT_EQ(blocks_for(5, 0), 0u);        // was a division by zero
+  EXPECT_EQ(blocks_for(-1000, 256), 0u);  // was (-745) / 256 = -2, cast to 4294967294
+  EXPECT_EQ(blocks_for(0, 256), 0u);
 }
 
 // --- the front end's count against every GPU kernel's own -------------------------------------
