@@ -52,12 +52,13 @@ void throw_bounds_block_error(const char* kernel, int block, int max_threads) {
 namespace {
 /// What launch_config.block = `b` needs along x for the x extent of the refused launch `x`
 /// (`rank` as for gpu::throw_x_grid_error): 1D, the front end's count (x.n indices and the
-/// largest lead); 2D and 3D under launch bounds with a block below a warp (x.block_x is then the
-/// block), the front end's bounded count; rank 0, the device's own count (x.n holds the lead).
+/// largest lead its arguments allow, x.lead); 2D and 3D under launch bounds with a block below a
+/// warp (x.block_x is then the block), the front end's bounded count; rank 0, the device's own
+/// count (x.n holds the lead).
 gpu::x_grid_need x_need_at(const gpu::x_grid_need& x, int rank, unsigned b) {
-  if (rank == 1) return gpu::x_grid_of(range{x.n}, static_cast<int>(b), false);
+  if (rank == 1) return gpu::x_grid_of(range{x.n}, static_cast<int>(b), false, x.lead);
   if (rank >= 2) return gpu::x_grid_of(range2d{x.n, 1}, static_cast<int>(b), true);
-  return {x.n, b, gpu::x_blocks(x.n, b), gpu::x_blocks(x.n, b) * b};
+  return {x.n, b, gpu::x_blocks(x.n, b), gpu::x_blocks(x.n, b) * b, 0};
 }
 /// The block nearest to x.block_x (the larger of two as near) at which the refused launch `x`
 /// would fit along x, or 0 where no block of 1 to max_block_threads does: only such a block is
@@ -80,8 +81,8 @@ void gpu::throw_x_grid_error(const char* kernel, const x_grid_need& x, int rank)
   std::string how, help = "split the launch";
   const bool per_block = rank < 2 || x.block_x < min_warp;
   const unsigned other = per_block ? nearest_fitting_block(x, rank) : 0;
-  if (rank == 1) {
-    how = " (with up to " + std::to_string(sector_bytes - 1) +
+  if (rank == 1 && x.lead > 0) {
+    how = " (with up to " + std::to_string(x.lead) +
           " threads before the first index, where a 1D launch aligns its first elementwise "
           "argument to a " +
           std::to_string(sector_bytes) + "-byte sector)";

@@ -11,7 +11,8 @@
 // the kernel, with nothing copied, run or changed; (2) the front end passes exactly what every
 // GPU kernel launches: for every block, warp (32, 64), sector lead (0 .. 31) and extent near
 // the limits, each GPU's own shape (gpu::shape_2d/3d, the 1D lead) launches wherever the front
-// end passed, and the front end refuses only within one sector lead of the limit (1D) or
+// end passed, and the front end refuses only within one sector lead of the limit (1D: the
+// largest lead the launch's argument types allow, none without an elementwise argument) or
 // nowhere else (2D, 3D, block launches); (3) reduction launches, whose grid strides, are not
 // refused (the next check speaks instead); (4) a block launch over an empty space is not
 // refused, also where an inverted dimension (end < begin) gives a negative block count; (5) the
@@ -206,13 +207,12 @@ void expect_refused(F&& f, const std::string& kernel, const std::string& part) {
 
 TEST_P(grid_limit_test, one_dimensional_launches_past_the_x_grid_are_refused_before_copies) {
   const std::vector<double> x(4, 1.0);
-  // Block 1: 2^31 - 32 indices plus the largest lead (31) are 2^31 - 1 blocks, the most; one
-  // index more is refused.
-  expect_refused([&] { read_1d(ferry::range{two31 - 31}, 1, x); }, "grid_1d",
-                 "the index space has 2147483617 indices along x, which need 2147483648 blocks "
-                 "of 1 threads along x and up to 2147483648 threads (with up to 31 threads "
-                 "before the first index");
-  expect_refused([&] { read_1d(ferry::range{two31}, 1, x); }, "grid_1d", "blocks of 1 threads");
+  // Block 1: without an elementwise argument a 1D launch takes no sector lead, so 2^31 - 1
+  // indices are 2^31 - 1 blocks, the most; one index more is refused (with a one-byte
+  // elementwise argument, whose lead is up to 31, from 2^31 - 31: the device test).
+  expect_refused([&] { read_1d(ferry::range{two31}, 1, x); }, "grid_1d",
+                 "the index space has 2147483648 indices along x, which need 2147483648 blocks "
+                 "of 1 threads along x and up to 2147483648 threads, more than a GPU grid holds");
   // An offset range counts its size, not its end.
   expect_refused(
       [&] {
@@ -393,11 +393,19 @@ TEST_P(grid_limit_test, the_x_grid_message_adds_up_and_suggests_what_helps) {
     }
     return "(not refused)";
   };
-  // 1D: 2^31 - 31 indices in blocks of 1 need 2^31 - 31 blocks; the count of 2^31 holds the
-  // lead of up to 31 threads, which the message must name for its numbers to add up.
-  const std::string one_d = message([&] { read_1d(ferry::range{two31 - 31}, 1, x); });
+  // 1D: 2^31 - 31 indices in blocks of 1 with a one-byte elementwise argument (a lead of up to
+  // 31) need 2^31 blocks: the message must name the lead for its numbers to add up. Such a
+  // launch needs a 2 GiB buffer, so the message is built from the front end's count here.
+  const std::string one_d = message([&] {
+    gpu::throw_x_grid_error("k", gpu::x_grid_of(ferry::range{two31 - 31}, 1, false, 31), 1);
+  });
+  EXPECT_TRUE(contains(one_d, "2147483617 indices along x, which need 2147483648 blocks")) << one_d;
   EXPECT_TRUE(contains(one_d, "up to 31 threads before the first index")) << one_d;
   EXPECT_TRUE(contains(one_d, "use a larger launch_config.block")) << one_d;
+  // Without an elementwise argument there is no lead, and the message names none.
+  const std::string no_lead = message([&] { read_1d(ferry::range{two31}, 1, x); });
+  EXPECT_TRUE(contains(no_lead, "2147483648 blocks of 1 threads")) << no_lead;
+  EXPECT_FALSE(contains(no_lead, "before the first index")) << no_lead;
   // At a block of 1024 no larger block exists.
   const std::string full = message([&] { read_1d(ferry::range{ferry::max_extent}, 1024, x); });
   EXPECT_FALSE(contains(full, "larger launch_config.block")) << full;
@@ -436,15 +444,15 @@ TEST_P(grid_limit_test, the_x_grid_message_suggests_a_block_only_where_one_fits)
   const std::string huge = message([&] { read_1d(ferry::range{two31 * 64}, 1, x); });
   EXPECT_TRUE(contains(huge, "GPU grid")) << huge;
   EXPECT_FALSE(contains(huge, "launch_config.block")) << huge;
-  // 1D, 2^31 - 31 indices at a block of 1: a block of 2 holds them and the largest lead
-  // (2^31 - 31 + 31 = 2^31 indices: 2^30 blocks, 2^31 threads).
-  const std::string two = message([&] { read_1d(ferry::range{two31 - 31}, 1, x); });
+  // 1D, 2^31 indices at a block of 1 (no elementwise argument, so no lead): a block of 2 holds
+  // them (2^30 blocks, 2^31 threads).
+  const std::string two = message([&] { read_1d(ferry::range{two31}, 1, x); });
   EXPECT_TRUE(contains(two, "use a larger launch_config.block: 2 fits")) << two;
-  // 1D at the default block of 256: 2^32 - 32 indices and the lead are 2^32 - 1 = 3 * 5 * 17 *
-  // 257 * 65537 threads' worth, 2^24 blocks of 256 (2^32 threads: refused), but exactly
-  // (2^32 - 1) / 257 blocks of 257: the thread limit binds and still a block helps.
+  // 1D at the default block of 256: 2^32 - 1 = 3 * 5 * 17 * 257 * 65537 indices (no lead) need
+  // 2^24 blocks of 256 (2^32 threads: refused), but exactly (2^32 - 1) / 257 blocks of 257: the
+  // thread limit binds and still a block helps.
   static_assert(((index{1} << 32) - 1) % 257 == 0);
-  const std::string rounding = message([&] { read_1d(ferry::range{(index{1} << 32) - 32}, 0, x); });
+  const std::string rounding = message([&] { read_1d(ferry::range{amd_threads}, 0, x); });
   EXPECT_TRUE(contains(rounding, "use a larger launch_config.block: 257 fits")) << rounding;
   // 2D under launch bounds of one thread: 2^31 along x needs 2^31 blocks of 1; a block (and
   // bounds) of 2 halves them (2^30 blocks, 2^31 threads on either warp).
@@ -461,8 +469,8 @@ TEST_P(grid_limit_test, a_1d_launch_without_an_elementwise_argument_is_not_refus
   // The sector lead (gpu::sector_lead) is 0 unless the launch has a unit-stride elementwise
   // argument whose element size divides a sector (and then at most 32 / sizeof(T) - 1): a
   // launch that reads a container through a view starts its threads at `begin` on every GPU.
-  // The front end still counts a lead of 31 for it, so 2^31 - 31 indices at a block of one
-  // thread (2^31 - 31 blocks, which every GPU launches) are refused, and the message blames a
+  // The front end counted a lead of 31 for it all the same, so 2^31 - 31 indices at a block of
+  // one thread (2^31 - 31 blocks, which every GPU launches) were refused, the message blaming a
   // lead that cannot occur. Not refused, the launch runs and stops at once with a bounds_error on
   // a host backend (x holds 4 elements; device_error on a device).
   const std::vector<double> x(4, 1.0);
@@ -560,6 +568,38 @@ TEST(gpu_grid_limit, the_raw_launch_thread_count_saturates_instead_of_overflowin
   EXPECT_EQ(check_unsafe_shape({0x7fffffffu, 65535, 65535}, {1, 1, 1}),
             std::int64_t{0x7fffffff} * 65535 * 65535);
   EXPECT_EQ(check_unsafe_shape({5, 7, 9}, {8, 4, 2}), 5 * 7 * 9 * 64);
+}
+
+/// The bound form (what a kernel receives) of an elementwise argument of T.
+template <class T, index Stride = 1>
+using elementwise_bound_t =
+    typename ferry::detail::arg_map<ferry::elementwise_t<T, Stride>, ferry::range>::bound;
+
+/// A 24-byte element (24 does not divide a 32-byte sector).
+struct triple24 {
+  double a, b, c;
+};
+
+TEST(gpu_grid_limit, the_front_end_counts_the_largest_lead_the_argument_types_allow) {
+  // sector_lead returns past / sizeof(T) for the first unit-stride elementwise argument, past
+  // being the address modulo 32 and a multiple of sizeof(T): at most 32 / sizeof(T) - 1.
+  using gpu::max_sector_lead;
+  using u8 = elementwise_bound_t<std::uint8_t>;
+  using f64 = elementwise_bound_t<double>;
+  using f64_strided = elementwise_bound_t<double, 2>;
+  using read = ferry::detail::arg_map<const std::vector<double>&, ferry::range>::bound;
+  using t24 = elementwise_bound_t<triple24>;
+  EXPECT_EQ(max_sector_lead<std::tuple<>>(), 0);
+  EXPECT_EQ(max_sector_lead<std::tuple<read>>(), 0);
+  EXPECT_EQ(max_sector_lead<std::tuple<u8>>(), 31);
+  EXPECT_EQ((max_sector_lead<std::tuple<read, f64, u8>>()), 3);     // the first one decides
+  EXPECT_EQ((max_sector_lead<std::tuple<f64_strided, u8>>()), 31);  // strided: passed over
+  EXPECT_EQ(max_sector_lead<std::tuple<t24>>(), 0);                 // 24 does not divide 32
+  // The count with each lead: 2^31 - 1 blocks of 1 hold 2^31 - 1 - lead indices.
+  for (const index lead : {index{0}, index{3}, index{31}}) {
+    EXPECT_TRUE(gpu::x_grid_of(ferry::range{two31 - 1 - lead}, 1, false, lead).fits()) << lead;
+    EXPECT_FALSE(gpu::x_grid_of(ferry::range{two31 - lead}, 1, false, lead).fits()) << lead;
+  }
 }
 
 TEST(gpu_grid_limit, blocks_for_saturates_instead_of_wrapping_or_dividing_by_zero) {
