@@ -49,34 +49,58 @@ void throw_bounds_block_error(const char* kernel, int block, int max_threads) {
                          std::to_string(max_threads) + ")");
 }
 
+namespace {
+/// What launch_config.block = `b` needs along x for the x extent of the refused launch `x`
+/// (`rank` as for gpu::throw_x_grid_error): 1D, the front end's count (x.n indices and the
+/// largest lead its arguments allow, x.lead); 2D and 3D under launch bounds with a block below a
+/// warp (x.block_x is then the block), the front end's bounded count; rank 0, the device's own
+/// count (x.n holds the lead).
+gpu::x_grid_need x_need_at(const gpu::x_grid_need& x, int rank, unsigned b) {
+  if (rank == 1) return gpu::x_grid_of(range{x.n}, static_cast<int>(b), false, x.lead);
+  if (rank >= 2) return gpu::x_grid_of(range2d{x.n, 1}, static_cast<int>(b), true);
+  return {x.n, b, gpu::x_blocks(x.n, b), gpu::x_blocks(x.n, b) * b, 0};
+}
+/// The block nearest to x.block_x (the larger of two as near) at which the refused launch `x`
+/// would fit along x, or 0 where no block of 1 to max_block_threads does: only such a block is
+/// worth suggesting (past the thread limit no block helps, and below it the rounding to a
+/// multiple of the block decides).
+unsigned nearest_fitting_block(const gpu::x_grid_need& x, int rank) {
+  const auto from = static_cast<int>(x.block_x);
+  for (int d = 1; d < max_block_threads; ++d)
+    for (const int b : {from + d, from - d})
+      if (b >= 1 && b <= max_block_threads && x_need_at(x, rank, static_cast<unsigned>(b)).fits())
+        return static_cast<unsigned>(b);
+  return 0;
+}
+}  // namespace
+
 void gpu::throw_x_grid_error(const char* kernel, const x_grid_need& x, int rank) {
-  // How the count arises, where the numbers alone do not add up, and what would lower it. Past
-  // the thread limit only a shorter extent helps (the threads along x are about the extent).
-  const bool blocks_bind = x.blocks > max_grid_x;
+  // How the count arises, where the numbers alone do not add up, and what would lower it: a
+  // shorter extent always; another block only where one fits (1D, and 2D or 3D under launch
+  // bounds below a warp, whose x block is the block; past the thread limit none does).
   std::string how, help = "split the launch";
-  if (rank == 1) {
-    how = " (with up to " + std::to_string(sector_bytes - 1) +
+  const bool per_block = rank < 2 || x.block_x < min_warp;
+  const unsigned other = per_block ? nearest_fitting_block(x, rank) : 0;
+  if (rank == 1 && x.lead > 0) {
+    how = " (with up to " + std::to_string(x.lead) +
           " threads before the first index, where a 1D launch aligns its first elementwise "
           "argument to a " +
           std::to_string(sector_bytes) + "-byte sector)";
-    if (blocks_bind && x.block_x < static_cast<unsigned>(max_block_threads))
-      help += " or use a larger launch_config.block";
   } else if (rank >= 2) {
     if (x.block_x < min_warp) {
       how = " (under launch bounds a block below a warp keeps its threads along x)";
-      help += ", put a shorter extent along x";
-      if (blocks_bind)
-        help += ", or use a launch_config.block (and launch bounds) of " +
-                std::to_string(min_warp) + " or more";
     } else {
       how = " (a " + std::to_string(rank) + "D launch puts one warp, " + std::to_string(min_warp) +
             " or " + std::to_string(max_warp) +
-            " threads, along x, whatever launch_config.block is)";
-      help += " or put a shorter extent along x";
+            " threads, along x, whatever launch_config.block is, or under launch bounds the "
+            "block's threads where fewer)";
     }
-  } else if (blocks_bind) {
-    help += " or use a larger launch_config.block";
+    help += other != 0 ? ", put a shorter extent along x" : " or put a shorter extent along x";
   }
+  if (other != 0)
+    help += std::string(", or use a ") + (other > x.block_x ? "larger" : "smaller") +
+            " launch_config.block" + (rank >= 2 ? " (and launch bounds)" : "") + ": " +
+            std::to_string(other) + " fits";
   throw launch_error(
       kernel, "the index space has " + std::to_string(x.n) + " indices along x, which need " +
                   std::to_string(x.blocks) + " blocks of " + std::to_string(x.block_x) +

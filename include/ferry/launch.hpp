@@ -222,12 +222,15 @@ void check_block_bounds(const char* kernel, int block) {
 /// more blocks or threads than a GPU grid holds along x (gpu::x_grid_of: 2^31 - 1 blocks, and
 /// 2^32 - 1 threads on AMD GPUs): a launch that runs on the host then also launches on every GPU,
 /// and a GPU launch is not refused after its copies. Reached at about 2^31 indices with a block
-/// of one thread and at about 2^32 otherwise. Not for reduction launches, whose grid strides.
+/// of one thread and at about 2^32 otherwise. A 1D space is counted with the largest sector lead
+/// its bound arguments (Bound, the launch's bound tuple) allow: none without a unit-stride
+/// elementwise argument. Not for reduction launches, whose grid strides.
 /// Throws launch_error naming the kernel.
-template <class Bounds, class Space>
+template <class Bounds, class Bound, class Space>
 void check_x_grid(const char* kernel, int block, const Space& space) {
   if (space.size() == 0) return;  // launches nothing
-  const gpu::x_grid_need x = gpu::x_grid_of(space, block, Bounds::max_threads > 0);
+  const gpu::x_grid_need x =
+      gpu::x_grid_of(space, block, Bounds::max_threads > 0, gpu::max_sector_lead<Bound>());
   if (!x.fits()) gpu::throw_x_grid_error(kernel, x, Space::rank);
 }
 
@@ -320,8 +323,10 @@ inline constexpr bool invocable_with<Space, K, std::tuple<B...>> =
 ///                   2^62), an argument whose byte count exceeds PTRDIFF_MAX, an index
 ///                   space that does not fit a partitioned buffer (check_launch), or (no
 ///                   reduction argument) an x extent needing more than 2^31 - 1 blocks or
-///                   2^32 - 1 threads along x (detail::check_x_grid; e.g. 2^31 - 31 indices at
-///                   .block = 1, 2^32 - 63 at the default);
+///                   2^32 - 1 threads along x (detail::check_x_grid; 1D from 2^31 - 31 indices
+///                   at .block = 1 and from 2^32 - 286 at the default with a one-byte
+///                   elementwise argument, from 2^31 and 2^32 - 255 without an elementwise
+///                   one; 2D and 3D from 2^32 - 63 along x);
 ///   aliasing_error  the same memory passed twice with at least one writable use (a
 ///                   reduction's target counts as written), or memory that a launch in flight
 ///                   on another host thread uses, where one of the two writes it;
@@ -452,7 +457,7 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
   detail::check_aliasing(name, checked_regions);
   // Valid arguments, so the launch would run: refuse it here if a GPU grid cannot hold it.
   if constexpr (((detail::classify<A>() != detail::arg_kind::reduction) && ... && true))
-    detail::check_x_grid<bounds>(name, cfg.block, space);
+    detail::check_x_grid<bounds, bound_tuple>(name, cfg.block, space);
 
   const backend b = current_backend();
   if (b == backend::checked) {

@@ -42,9 +42,14 @@ struct thread_index {
   }
 };
 
-/// ceil(n / d) for grid sizes.
+/// ceil(n / d) for grid sizes; 0 for n <= 0 or d == 0. A count past what a dim3 extent holds
+/// saturates at 2^32 - 1, which ferry::unsafe::launch refuses, rather than wrapping to a small
+/// grid that would run without an error and leave indices unrun (and n + d - 1 is not formed, so
+/// n up to INT64_MAX does not overflow).
 constexpr unsigned blocks_for(index n, unsigned d) {
-  return static_cast<unsigned>((n + d - 1) / d);
+  if (n <= 0 || d == 0) return 0;
+  const index g = n / d + (n % d != 0 ? 1 : 0);
+  return g > index{0xffffffff} ? 0xffffffffu : static_cast<unsigned>(g);
 }
 
 /// n elements of T in the current backend's device memory (host memory on host backends).

@@ -11,7 +11,8 @@
 // the kernel, with nothing copied, run or changed; (2) the front end passes exactly what every
 // GPU kernel launches: for every block, warp (32, 64), sector lead (0 .. 31) and extent near
 // the limits, each GPU's own shape (gpu::shape_2d/3d, the 1D lead) launches wherever the front
-// end passed, and the front end refuses only within one sector lead of the limit (1D) or
+// end passed, and the front end refuses only within one sector lead of the limit (1D: the
+// largest lead the launch's argument types allow, none without an elementwise argument) or
 // nowhere else (2D, 3D, block launches); (3) reduction launches, whose grid strides, are not
 // refused (the next check speaks instead); (4) a block launch over an empty space is not
 // refused, also where an inverted dimension (end < begin) gives a negative block count; (5) the
@@ -65,6 +66,17 @@ void read_3d_bounded(ferry::range3d space, const std::vector<double>& x) {
   ferry::launch<ferry::launch_bounds<16>>(
       {.name = "grid_3d_bounded", .block = 16}, space,
       [] FERRY_KERNEL(ferry::index3 p, ferry::view<const double> xv) {
+        static_cast<void>(xv[p.i % 4]);
+      },
+      x);
+}
+
+/// A 2D launch with launch bounds of one thread and a block of one (its x block is 1 thread),
+/// as read_1d.
+void read_2d_bounded_1(ferry::range2d space, const std::vector<double>& x) {
+  ferry::launch<ferry::launch_bounds<1>>(
+      {.name = "grid_2d_bounded_1", .block = 1}, space,
+      [] FERRY_KERNEL(ferry::index2 p, ferry::view<const double> xv) {
         static_cast<void>(xv[p.i % 4]);
       },
       x);
@@ -195,13 +207,12 @@ void expect_refused(F&& f, const std::string& kernel, const std::string& part) {
 
 TEST_P(grid_limit_test, one_dimensional_launches_past_the_x_grid_are_refused_before_copies) {
   const std::vector<double> x(4, 1.0);
-  // Block 1: 2^31 - 32 indices plus the largest lead (31) are 2^31 - 1 blocks, the most; one
-  // index more is refused.
-  expect_refused([&] { read_1d(ferry::range{two31 - 31}, 1, x); }, "grid_1d",
-                 "the index space has 2147483617 indices along x, which need 2147483648 blocks "
-                 "of 1 threads along x and up to 2147483648 threads (with up to 31 threads "
-                 "before the first index");
-  expect_refused([&] { read_1d(ferry::range{two31}, 1, x); }, "grid_1d", "blocks of 1 threads");
+  // Block 1: without an elementwise argument a 1D launch takes no sector lead, so 2^31 - 1
+  // indices are 2^31 - 1 blocks, the most; one index more is refused (with a one-byte
+  // elementwise argument, whose lead is up to 31, from 2^31 - 31: the device test).
+  expect_refused([&] { read_1d(ferry::range{two31}, 1, x); }, "grid_1d",
+                 "the index space has 2147483648 indices along x, which need 2147483648 blocks "
+                 "of 1 threads along x and up to 2147483648 threads, more than a GPU grid holds");
   // An offset range counts its size, not its end.
   expect_refused(
       [&] {
@@ -382,11 +393,19 @@ TEST_P(grid_limit_test, the_x_grid_message_adds_up_and_suggests_what_helps) {
     }
     return "(not refused)";
   };
-  // 1D: 2^31 - 31 indices in blocks of 1 need 2^31 - 31 blocks; the count of 2^31 holds the
-  // lead of up to 31 threads, which the message must name for its numbers to add up.
-  const std::string one_d = message([&] { read_1d(ferry::range{two31 - 31}, 1, x); });
+  // 1D: 2^31 - 31 indices in blocks of 1 with a one-byte elementwise argument (a lead of up to
+  // 31) need 2^31 blocks: the message must name the lead for its numbers to add up. Such a
+  // launch needs a 2 GiB buffer, so the message is built from the front end's count here.
+  const std::string one_d = message([&] {
+    gpu::throw_x_grid_error("k", gpu::x_grid_of(ferry::range{two31 - 31}, 1, false, 31), 1);
+  });
+  EXPECT_TRUE(contains(one_d, "2147483617 indices along x, which need 2147483648 blocks")) << one_d;
   EXPECT_TRUE(contains(one_d, "up to 31 threads before the first index")) << one_d;
   EXPECT_TRUE(contains(one_d, "use a larger launch_config.block")) << one_d;
+  // Without an elementwise argument there is no lead, and the message names none.
+  const std::string no_lead = message([&] { read_1d(ferry::range{two31}, 1, x); });
+  EXPECT_TRUE(contains(no_lead, "2147483648 blocks of 1 threads")) << no_lead;
+  EXPECT_FALSE(contains(no_lead, "before the first index")) << no_lead;
   // At a block of 1024 no larger block exists.
   const std::string full = message([&] { read_1d(ferry::range{ferry::max_extent}, 1024, x); });
   EXPECT_FALSE(contains(full, "larger launch_config.block")) << full;
@@ -398,12 +417,93 @@ TEST_P(grid_limit_test, the_x_grid_message_adds_up_and_suggests_what_helps) {
   EXPECT_FALSE(contains(two_d, "larger launch_config.block")) << two_d;
   EXPECT_TRUE(contains(two_d, "whatever launch_config.block")) << two_d;
   EXPECT_TRUE(contains(two_d, "shorter extent along x")) << two_d;
-  // Under launch bounds a block below a warp keeps its threads along x: a block (and bounds) of
-  // 32 or more takes a whole warp.
+  // Under launch bounds a block below a warp keeps its threads along x. Here (about 2^35 along
+  // x) no block helps: every block of 1 to 1024 threads needs at least 2^35 threads along x,
+  // more than an AMD grid holds, so the message must not send the user to a block of 32.
   const std::string bounded = message([&] {
     read_3d_bounded(ferry::range3d{(two31 - 1) * 16 + 1, 1, 1}, x);
   });
-  EXPECT_TRUE(contains(bounded, "32 or more")) << bounded;
+  EXPECT_FALSE(contains(bounded, "32 or more")) << bounded;
+  EXPECT_FALSE(contains(bounded, "launch_config.block (and launch bounds)")) << bounded;
+  EXPECT_TRUE(contains(bounded, "put a shorter extent along x")) << bounded;
+}
+
+TEST_P(grid_limit_test, the_x_grid_message_suggests_a_block_only_where_one_fits) {
+  const std::vector<double> x(4, 1.0);
+  auto message = [](auto&& f) -> std::string {
+    try {
+      f();
+    } catch (const ferry::launch_error& e) {
+      return e.what();
+    }
+    return "(not refused)";
+  };
+  const index amd_threads = (index{1} << 32) - 1;
+  // 1D, 2^37 indices at a block of 1: the blocks bind, but every larger block needs at least
+  // 2^37 threads along x, so no block helps (it used to advise a larger one).
+  const std::string huge = message([&] { read_1d(ferry::range{two31 * 64}, 1, x); });
+  EXPECT_TRUE(contains(huge, "GPU grid")) << huge;
+  EXPECT_FALSE(contains(huge, "launch_config.block")) << huge;
+  // 1D, 2^31 indices at a block of 1 (no elementwise argument, so no lead): a block of 2 holds
+  // them (2^30 blocks, 2^31 threads).
+  const std::string two = message([&] { read_1d(ferry::range{two31}, 1, x); });
+  EXPECT_TRUE(contains(two, "use a larger launch_config.block: 2 fits")) << two;
+  // 1D at the default block of 256: 2^32 - 1 = 3 * 5 * 17 * 257 * 65537 indices (no lead) need
+  // 2^24 blocks of 256 (2^32 threads: refused), but exactly (2^32 - 1) / 257 blocks of 257: the
+  // thread limit binds and still a block helps.
+  static_assert(((index{1} << 32) - 1) % 257 == 0);
+  const std::string rounding = message([&] { read_1d(ferry::range{amd_threads}, 0, x); });
+  EXPECT_TRUE(contains(rounding, "use a larger launch_config.block: 257 fits")) << rounding;
+  // 2D under launch bounds of one thread: 2^31 along x needs 2^31 blocks of 1; a block (and
+  // bounds) of 2 halves them (2^30 blocks, 2^31 threads on either warp).
+  const std::string bounded = message([&] { read_2d_bounded_1(ferry::range2d{two31, 1}, x); });
+  EXPECT_TRUE(contains(bounded, "launch_config.block (and launch bounds): 2 fits")) << bounded;
+  // 2D without bounds: a warp along x whatever the block, so no block is suggested.
+  const std::string warp = message([&] { read_2d(ferry::range2d{amd_threads, 1}, 1024, x); });
+  EXPECT_TRUE(contains(warp, "GPU grid")) << warp;
+  EXPECT_FALSE(contains(warp, ": 2 fits")) << warp;
+  EXPECT_FALSE(contains(warp, "use a larger")) << warp;
+}
+
+TEST_P(grid_limit_test, a_1d_launch_without_an_elementwise_argument_is_not_refused_for_a_lead) {
+  // The sector lead (gpu::sector_lead) is 0 unless the launch has a unit-stride elementwise
+  // argument whose element size divides a sector (and then at most 32 / sizeof(T) - 1): a
+  // launch that reads a container through a view starts its threads at `begin` on every GPU.
+  // The front end counted a lead of 31 for it all the same, so 2^31 - 31 indices at a block of
+  // one thread (2^31 - 31 blocks, which every GPU launches) were refused, the message blaming a
+  // lead that cannot occur. Not refused, the launch runs and stops at once with a bounds_error on
+  // a host backend (x holds 4 elements; device_error on a device).
+  const std::vector<double> x(4, 1.0);
+  static_assert(two31 - 31 <= (index{1} << 31) - 1);  // blocks of 1 thread: fits every GPU
+  try {
+    fault_1d(ferry::range{two31 - 31}, 1, x);
+    ADD_FAILURE() << "a kernel that reads x[i] for i up to 2^31 ran without a fault";
+  } catch (const ferry::launch_error& e) {
+    EXPECT_FALSE(contains(e.what(), "GPU grid"))
+        << "refused for a lead it cannot have: " << e.what();
+  } catch (const ferry::error&) {
+    // Ran (and stopped at the first index past x): not refused.
+  }
+}
+
+TEST_P(grid_limit_test, a_raw_grid_from_blocks_for_past_a_dim3_is_refused_not_truncated) {
+  // ferry::unsafe::blocks_for used to cast ceil(n / d) to unsigned: at 2^32 + 1 blocks the grid
+  // became 1 block, which every backend ran without an error, leaving all but d indices unrun;
+  // at 2^32 blocks it became 0 (refused as "an extent of 0", not for its size).
+  if (ferry_test::is_device_backend(GetParam())) GTEST_SKIP() << "the counter is host memory";
+  using ferry::unsafe::dim3;
+  for (const index n : {(index{1} << 40) + 1, index{1} << 40}) {
+    unsigned long long count = 0;
+    ferry::reset_stats();
+    try {
+      raw_count(dim3{ferry::unsafe::blocks_for(n, 256)}, dim3{256}, &count);
+      ADD_FAILURE() << n << " indices ran " << count << " threads";
+    } catch (const ferry::launch_error& e) {
+      EXPECT_TRUE(contains(e.what(), "more blocks than a GPU grid holds")) << e.what();
+    }
+    EXPECT_EQ(count, 0u);
+    EXPECT_EQ(ferry::stats().launches, 0u);
+  }
 }
 
 TEST_P(grid_limit_test, raw_launch_shapes_a_gpu_refuses_are_refused_before_the_kernel_runs) {
@@ -468,6 +568,52 @@ TEST(gpu_grid_limit, the_raw_launch_thread_count_saturates_instead_of_overflowin
   EXPECT_EQ(check_unsafe_shape({0x7fffffffu, 65535, 65535}, {1, 1, 1}),
             std::int64_t{0x7fffffff} * 65535 * 65535);
   EXPECT_EQ(check_unsafe_shape({5, 7, 9}, {8, 4, 2}), 5 * 7 * 9 * 64);
+}
+
+/// The bound form (what a kernel receives) of an elementwise argument of T.
+template <class T, index Stride = 1>
+using elementwise_bound_t =
+    typename ferry::detail::arg_map<ferry::elementwise_t<T, Stride>, ferry::range>::bound;
+
+/// A 24-byte element (24 does not divide a 32-byte sector).
+struct triple24 {
+  double a, b, c;
+};
+
+TEST(gpu_grid_limit, the_front_end_counts_the_largest_lead_the_argument_types_allow) {
+  // sector_lead returns past / sizeof(T) for the first unit-stride elementwise argument, past
+  // being the address modulo 32 and a multiple of sizeof(T): at most 32 / sizeof(T) - 1.
+  using gpu::max_sector_lead;
+  using u8 = elementwise_bound_t<std::uint8_t>;
+  using f64 = elementwise_bound_t<double>;
+  using f64_strided = elementwise_bound_t<double, 2>;
+  using read = ferry::detail::arg_map<const std::vector<double>&, ferry::range>::bound;
+  using t24 = elementwise_bound_t<triple24>;
+  EXPECT_EQ(max_sector_lead<std::tuple<>>(), 0);
+  EXPECT_EQ(max_sector_lead<std::tuple<read>>(), 0);
+  EXPECT_EQ(max_sector_lead<std::tuple<u8>>(), 31);
+  EXPECT_EQ((max_sector_lead<std::tuple<read, f64, u8>>()), 3);     // the first one decides
+  EXPECT_EQ((max_sector_lead<std::tuple<f64_strided, u8>>()), 31);  // strided: passed over
+  EXPECT_EQ(max_sector_lead<std::tuple<t24>>(), 0);                 // 24 does not divide 32
+  // The count with each lead: 2^31 - 1 blocks of 1 hold 2^31 - 1 - lead indices.
+  for (const index lead : {index{0}, index{3}, index{31}}) {
+    EXPECT_TRUE(gpu::x_grid_of(ferry::range{two31 - 1 - lead}, 1, false, lead).fits()) << lead;
+    EXPECT_FALSE(gpu::x_grid_of(ferry::range{two31 - lead}, 1, false, lead).fits()) << lead;
+  }
+}
+
+TEST(gpu_grid_limit, blocks_for_saturates_instead_of_wrapping_or_dividing_by_zero) {
+  using ferry::unsafe::blocks_for;
+  constexpr unsigned most = 0xffffffffu;
+  EXPECT_EQ(blocks_for((index{1} << 32) * 256, 256), most);           // 2^32 blocks: was 0
+  EXPECT_EQ(blocks_for((index{1} << 32) * 256 + 1, 256), most);       // 2^32 + 1: was 1
+  EXPECT_EQ(blocks_for(std::numeric_limits<index>::max(), 2), most);  // n + d - 1 overflowed
+  EXPECT_EQ(blocks_for(ferry::max_extent, 1024), most);
+  EXPECT_EQ(blocks_for((index{1} << 32) - 1, 1), most);  // the largest count, exactly
+  EXPECT_EQ(blocks_for(255 * 256 + 1, 256), 256u);
+  EXPECT_EQ(blocks_for(5, 0), 0u);        // was a division by zero
+  EXPECT_EQ(blocks_for(-1000, 256), 0u);  // was (-745) / 256 = -2, cast to 4294967294
+  EXPECT_EQ(blocks_for(0, 256), 0u);
 }
 
 // --- the front end's count against every GPU kernel's own -------------------------------------

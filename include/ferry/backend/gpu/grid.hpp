@@ -172,10 +172,37 @@ index sector_lead(const Bound& b, index begin) {
   }
 }
 
+/// The largest lead sector_lead(b, begin) returns for a bound tuple of type Bound, whatever the
+/// addresses: 0 without a unit-stride elementwise argument or where its element size does not
+/// divide a sector, else sector_bytes / sizeof(T) - 1 for the first one's element type T (31 for
+/// one-byte elements, 3 for doubles). A launch's front end knows it from the argument types
+/// before anything is mapped.
+template <class Bound>
+constexpr index max_sector_lead() {
+  constexpr std::size_t n = std::tuple_size_v<Bound>;
+  constexpr std::size_t at = []<std::size_t... I>(std::index_sequence<I...>) {
+    std::size_t first = n;
+    ((first == n && unit_elementwise_bound<std::tuple_element_t<I, Bound>> ? first = I : 0), ...);
+    return first;
+  }
+  (std::make_index_sequence<n>{});
+  if constexpr (at == n) {
+    return 0;
+  } else {
+    using T =
+        std::remove_pointer_t<decltype(std::declval<std::tuple_element_t<at, Bound>&>().acc.p)>;
+    if constexpr (sector_bytes % sizeof(T) != 0)
+      return 0;
+    else
+      return static_cast<index>(sector_bytes / sizeof(T)) - 1;
+  }
+}
+
 /// What the GPU backends' 1D, 2D or 3D kernel (gpu/launch.hpp) needs along x for `space` with
 /// launch_config.block = `block` (0: default_block) on the GPUs ferry targets, at their most:
-/// - 1D: size() indices plus a sector lead of at most sector_bytes - 1 (sector_lead: one less
-///   than a sector of 1-byte elements), in blocks of `block` threads on every GPU;
+/// - 1D: size() indices plus a sector lead of at most `lead` (max_sector_lead of the launch's
+///   bound arguments; by default sector_bytes - 1, the most any launch takes: one less than a
+///   sector of 1-byte elements), in blocks of `block` threads on every GPU;
 /// - 2D and 3D: extent_i() in blocks of one warp along x (shape_2d, shape_3d), or of `block`
 ///   threads when `bounded` (launch bounds) and `block` is below the warp: the most blocks with
 ///   the narrowest warp (min_warp), the most threads with either warp (AMD GPUs have wavefronts
@@ -187,15 +214,17 @@ struct x_grid_need {
   unsigned block_x;  ///< threads per block along x on the narrowest warp
   index blocks;      ///< blocks along x of block_x threads (1D: with the largest lead)
   index threads;     ///< threads along x, the most over both warps (1D: blocks * block_x)
+  index lead = 0;    ///< 1D: the largest sector lead counted in blocks and threads; else 0
   /// Whether a grid of that many blocks and threads along x launches on every GPU.
   constexpr bool fits() const { return blocks <= max_grid_x && threads <= max_grid_threads_x; }
 };
 template <class Space>
-constexpr x_grid_need x_grid_of(const Space& space, int block, bool bounded) {
+constexpr x_grid_need x_grid_of(const Space& space, int block, bool bounded,
+                                index lead = index{sector_bytes - 1}) {
   const unsigned b = block > 0 ? static_cast<unsigned>(block) : default_block;
   if constexpr (Space::rank == 1) {
-    const index blocks = x_blocks(space.size() + index{sector_bytes - 1}, b);
-    return {space.size(), b, blocks, blocks * b};
+    const index blocks = x_blocks(space.size() + lead, b);
+    return {space.size(), b, blocks, blocks * b, lead};
   } else {
     const unsigned narrow = bounded ? smaller(min_warp, b) : min_warp;
     const unsigned wide = bounded ? smaller(max_warp, b) : max_warp;
@@ -203,7 +232,7 @@ constexpr x_grid_need x_grid_of(const Space& space, int block, bool bounded) {
     // Rounded up to a multiple of either x block: the wide one usually gives more threads, but
     // not always (a bounded block of 33: 33 along x on a 64-wide warp, 32 on a 32-wide one).
     return {ni, narrow, x_blocks(ni, narrow),
-            larger(x_blocks(ni, narrow) * narrow, x_blocks(ni, wide) * wide)};
+            larger(x_blocks(ni, narrow) * narrow, x_blocks(ni, wide) * wide), 0};
   }
 }
 

@@ -380,7 +380,7 @@ __global__ void FERRY_LAUNCH_BOUNDS(B, 1)
 /// has refused such a space before its copies (check_x_grid, with the largest lead and both
 /// warps), so this is the device's own guard.
 inline unsigned x_grid(const char* kernel, index n, unsigned b) {
-  const x_grid_need x{n, b, x_blocks(n, b), x_blocks(n, b) * b};
+  const x_grid_need x{n, b, x_blocks(n, b), x_blocks(n, b) * b, 0};
   if (!x.fits()) throw_x_grid_error(kernel, x);
   return static_cast<unsigned>(x.blocks);
 }
@@ -388,7 +388,7 @@ inline unsigned x_grid(const char* kernel, index n, unsigned b) {
 /// The device's own guard for a 2D or 3D shape (see x_grid): throws launch_error naming the
 /// kernel if its x extent `n` does not fit the grid.
 inline void check_x_shape(const char* kernel, index n, const launch_shape& sh) {
-  const x_grid_need x{n, sh.block.x, sh.blocks_x, sh.blocks_x * sh.block.x};
+  const x_grid_need x{n, sh.block.x, sh.blocks_x, sh.blocks_x * sh.block.x, 0};
   if (!x.fits()) throw_x_grid_error(kernel, x);
 }
 
