@@ -386,10 +386,10 @@ inline unsigned x_grid(const char* kernel, index n, unsigned b) {
 }
 
 /// The device's own guard for a 2D or 3D shape (see x_grid): throws launch_error naming the
-/// kernel if its x extent `n` does not fit the grid.
-inline void check_x_shape(const char* kernel, index n, const launch_shape& sh) {
+/// kernel if its x extent `n` does not fit the grid (`rank`, 2 or 3, for the message's advice).
+inline void check_x_shape(const char* kernel, index n, const launch_shape& sh, int rank) {
   const x_grid_need x{n, sh.block.x, sh.blocks_x, sh.blocks_x * sh.block.x, 0};
-  if (!x.fits()) throw_x_grid_error(kernel, x);
+  if (!x.fits()) throw_x_grid_error(kernel, x, rank);
 }
 
 /// Runs one safe launch on the ferry stream. `block` is threads per block (0: 256). Bounds is
@@ -453,7 +453,7 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
     // Under launch bounds a block below a warp keeps its size (shape_2d's `bounded`).
     const launch_shape sh =
         shape_2d(space.extent_i(), space.extent_j(), block, warp_size, Bounds::max_threads > 0);
-    check_x_shape(name, space.extent_i(), sh);
+    check_x_shape(name, space.extent_i(), sh, Space::rank);
     const dim3 blk(sh.block.x, sh.block.y), grid(sh.grid.x, sh.grid.y);
     with_restrict_bases(bound, [&](auto*... q) {
       if (!sh.strided)
@@ -464,7 +464,7 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
   } else {
     const launch_shape sh = shape_3d(space.extent_i(), space.extent_j(), space.extent_k(), block,
                                      warp_size, Bounds::max_threads > 0);
-    check_x_shape(name, space.extent_i(), sh);
+    check_x_shape(name, space.extent_i(), sh, Space::rank);
     const dim3 blk(sh.block.x, sh.block.y, sh.block.z), grid(sh.grid.x, sh.grid.y, sh.grid.z);
     with_restrict_bases(bound, [&](auto*... q) {
       if (!sh.strided)
