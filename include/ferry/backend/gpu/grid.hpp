@@ -137,6 +137,21 @@ inline constexpr bool unit_elementwise_bound<X> = std::is_same_v<
     std::remove_cv_t<decltype(std::declval<const X&>().acc)>,
     typename elementwise_t<std::remove_pointer_t<decltype(std::declval<X&>().acc.p)>, 1>::accessor>;
 
+/// Position in bound tuple Bound of the first unit-stride elementwise argument
+/// (unit_elementwise_bound), or the tuple's size if there is none: the argument a 1D launch
+/// aligns its threads to (sector_lead, max_sector_lead).
+template <class Bound, std::size_t... I>
+constexpr std::size_t first_unit_elementwise(std::index_sequence<I...>) {
+  constexpr std::size_t n = sizeof...(I);
+  std::size_t first = n;
+  ((first == n && unit_elementwise_bound<std::tuple_element_t<I, Bound>> ? first = I : 0), ...);
+  return first;
+}
+template <class Bound>
+constexpr std::size_t first_unit_elementwise() {
+  return first_unit_elementwise<Bound>(std::make_index_sequence<std::tuple_size_v<Bound>>{});
+}
+
 /// How many elements before `begin` a 1D launch starts its threads (0 to 7 for doubles), so that
 /// each warp's elements of the first unit-stride elementwise argument start on a sector: element
 /// `begin` of it sits `lead` elements past one. A resident copy keeps its host address modulo 256
@@ -147,14 +162,8 @@ inline constexpr bool unit_elementwise_bound<X> = std::is_same_v<
 /// it. 0 when no argument is elementwise or its element size does not divide a sector.
 template <class Bound>
 index sector_lead(const Bound& b, index begin) {
-  // Position of the first unit-stride elementwise argument (the tuple's size if none).
   constexpr std::size_t n = std::tuple_size_v<Bound>;
-  constexpr std::size_t at = []<std::size_t... I>(std::index_sequence<I...>) {
-    std::size_t first = n;
-    ((first == n && unit_elementwise_bound<std::tuple_element_t<I, Bound>> ? first = I : 0), ...);
-    return first;
-  }
-  (std::make_index_sequence<n>{});
+  constexpr std::size_t at = first_unit_elementwise<Bound>();
   if constexpr (at == n) {
     return 0;
   } else {
@@ -180,12 +189,7 @@ index sector_lead(const Bound& b, index begin) {
 template <class Bound>
 constexpr index max_sector_lead() {
   constexpr std::size_t n = std::tuple_size_v<Bound>;
-  constexpr std::size_t at = []<std::size_t... I>(std::index_sequence<I...>) {
-    std::size_t first = n;
-    ((first == n && unit_elementwise_bound<std::tuple_element_t<I, Bound>> ? first = I : 0), ...);
-    return first;
-  }
-  (std::make_index_sequence<n>{});
+  constexpr std::size_t at = first_unit_elementwise<Bound>();
   if constexpr (at == n) {
     return 0;
   } else {
