@@ -58,7 +58,7 @@ namespace {
 gpu::x_grid_need x_need_at(const gpu::x_grid_need& x, int rank, unsigned b) {
   if (rank == 1) return gpu::x_grid_of(range{x.n}, static_cast<int>(b), false, x.lead);
   if (rank >= 2) return gpu::x_grid_of(range2d{x.n, 1}, static_cast<int>(b), true);
-  return {x.n, b, gpu::x_blocks(x.n, b), gpu::x_blocks(x.n, b) * b, 0};
+  return gpu::x_grid_1d(x.n, b);
 }
 /// The block nearest to x.block_x (the larger of two as near) at which the refused launch `x`
 /// would fit along x, or 0 where no block of 1 to max_block_threads does: only such a block is

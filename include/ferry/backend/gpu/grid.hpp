@@ -222,13 +222,18 @@ struct x_grid_need {
   /// Whether a grid of that many blocks and threads along x launches on every GPU.
   constexpr bool fits() const { return blocks <= max_grid_x && threads <= max_grid_threads_x; }
 };
+/// What a 1D kernel needs along x for n indices plus a lead of `lead` threads in blocks of b >= 1
+/// threads (x_grid_of's 1D count; the device guard's, whose n holds its actual lead).
+constexpr x_grid_need x_grid_1d(index n, unsigned b, index lead = 0) {
+  const index blocks = x_blocks(n + lead, b);
+  return {n, b, blocks, blocks * b, lead};
+}
 template <class Space>
 constexpr x_grid_need x_grid_of(const Space& space, int block, bool bounded,
                                 index lead = index{sector_bytes - 1}) {
   const unsigned b = block > 0 ? static_cast<unsigned>(block) : default_block;
   if constexpr (Space::rank == 1) {
-    const index blocks = x_blocks(space.size() + lead, b);
-    return {space.size(), b, blocks, blocks * b, lead};
+    return x_grid_1d(space.size(), b, lead);
   } else {
     const unsigned narrow = bounded ? smaller(min_warp, b) : min_warp;
     const unsigned wide = bounded ? smaller(max_warp, b) : max_warp;

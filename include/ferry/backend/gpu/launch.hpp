@@ -380,7 +380,7 @@ __global__ void FERRY_LAUNCH_BOUNDS(B, 1)
 /// has refused such a space before its copies (check_x_grid, with the largest lead and both
 /// warps), so this is the device's own guard.
 inline unsigned x_grid(const char* kernel, index n, unsigned b) {
-  const x_grid_need x{n, b, x_blocks(n, b), x_blocks(n, b) * b, 0};
+  const x_grid_need x = x_grid_1d(n, b);
   if (!x.fits()) throw_x_grid_error(kernel, x);
   return static_cast<unsigned>(x.blocks);
 }
