@@ -36,4 +36,12 @@ void throw_window_failure(const void* base, index offset, index stride, index co
                                " out of bounds [0, " + std::to_string(n) + ")");
 }
 
+void throw_neighbourhood_failure(const void* base, index centre, index lowest, index highest,
+                                 index n) {
+  throw bounds_fault(base, "view neighbourhood of centre " + std::to_string(centre) +
+                               " with offsets " + std::to_string(lowest) + ".." +
+                               std::to_string(highest) + " out of bounds [0, " + std::to_string(n) +
+                               ")");
+}
+
 }  // namespace ferry::detail

@@ -109,6 +109,21 @@ void read_past_read_only_view() {
       ferry::elementwise(y), std::as_const(x));
 }
 
+/// A neighbourhood (view::around) that reaches one past the end at the last centre: its one
+/// check fails, the thread reads on and traps after the body. The same launch with the centres
+/// one fewer is in range, and reads what a sequential loop reads.
+void neighbourhood_past_end(std::vector<double>& y, const std::vector<double>& x) {
+  const ferry::stencil<3> s{-1, 0, 2};
+  ferry::launch(
+      {.name = "neighbourhood_past_end"}, ferry::range{1, 1 + static_cast<ferry::index>(y.size())},
+      [] FERRY_KERNEL(ferry::index i, double& o, ferry::view<const double> v,
+                      ferry::stencil<3> st) {
+        const auto nb = v.around(i, st);
+        o = nb[0] + 10.0 * nb[1] + 100.0 * nb[2];
+      },
+      ferry::elementwise(y, -1), std::as_const(x), s);
+}
+
 /// A read from a read-only argument with no elements: the view points at ferry's sink on the
 /// device, and the failed check still fails the launch.
 void read_from_empty_view() {
@@ -539,6 +554,24 @@ TEST(cuda_device_death, read_past_a_read_only_view_raises_device_error_naming_th
   REQUIRE_GPU();
   expect_device_error(read_past_read_only_view,
                       "caught: ferry: read_past_read_only_view: .*bounds check");
+}
+
+TEST(cuda_device_death, neighbourhood_past_the_end_raises_device_error_naming_the_kernel) {
+  REQUIRE_GPU();
+  std::vector<double> x(64);
+  for (std::size_t c = 0; c < x.size(); ++c) x[c] = static_cast<double>(c);
+  std::vector<double> y(61, 0.0);  // centres 1 ... 61: the last reads x[63], in range
+  ferry::set_backend(ferry::backend::cuda);
+  neighbourhood_past_end(y, x);
+  for (std::size_t c = 1; c <= y.size(); ++c)
+    EXPECT_EQ(y[c - 1], x[c - 1] + 10.0 * x[c] + 100.0 * x[c + 2]) << "centre " << c;
+  expect_device_error(
+      [] {
+        const std::vector<double> xs(64, 1.0);
+        std::vector<double> ys(62, 0.0);  // centre 62 reads x[64]
+        neighbourhood_past_end(ys, xs);
+      },
+      "caught: ferry: neighbourhood_past_end: .*bounds check");
 }
 
 TEST(cuda_device_death, read_from_an_empty_view_raises_device_error_naming_the_kernel) {

@@ -42,6 +42,13 @@ namespace ferry {
 template <class T>
 struct trust_as_kernel_value : std::false_type {};
 
+template <int N>
+class stencil;
+/// ferry::stencil (core/view.hpp) holds offsets and the bounds computed from them, behind private
+/// members so that no kernel can receive bounds that disagree with its offsets: it is trusted.
+template <int N>
+struct trust_as_kernel_value<stencil<N>> : std::true_type {};
+
 namespace detail {
 
 /// Largest number of elements (direct bases plus direct members) of an aggregate that ferry can

@@ -102,6 +102,8 @@ class bounds_fault : public bounds_error {
                                                    index n);
 [[noreturn]] FERRY_COLD void throw_window_failure(const void* base, index offset, index stride,
                                                   index count, index n);
+[[noreturn]] FERRY_COLD void throw_neighbourhood_failure(const void* base, index centre,
+                                                         index lowest, index highest, index n);
 
 /// Reports index i outside [0, n) of a 1D accessor named `what` ("view", "atomic_add") whose
 /// data starts at base. Host: throws bounds_fault. Device code checks through device_element
@@ -165,6 +167,18 @@ class bounds_fault : public bounds_error {
   FERRY_DEVICE_TRAP();
 #else
   throw_window_failure(base, offset, stride, count, n);
+#endif
+}
+
+/// Reports a neighbourhood (view::around) whose elements centre + lowest ... centre + highest do
+/// not all lie inside [0, n); see bounds_failure.
+[[noreturn]] FERRY_HOST_DEVICE FERRY_COLD inline void neighbourhood_failure(
+    const void* base, index centre, index lowest, index highest, index n) {
+#if FERRY_DEVICE_PASS
+  (void)base, (void)centre, (void)lowest, (void)highest, (void)n;
+  FERRY_DEVICE_TRAP();
+#else
+  throw_neighbourhood_failure(base, centre, lowest, highest, n);
 #endif
 }
 
@@ -349,7 +363,146 @@ FERRY_HOST_DEVICE FERRY_INLINE decltype(auto) with_fault_flag(A&& a, unsigned* f
   }
 }
 
+/// Whether some element centre + lowest + d, 0 <= d <= span, lies outside [0, n) (n >= 0): the
+/// one check view::around pays for a stencil's N accesses. `first` is centre + lowest wrapped
+/// (element_offset). In range iff the true sum centre + lowest is in [0, n - span): the wrapped
+/// sum equals the true one unless both are negative (the true sum is then below 0; the sign test
+/// catches it) or the true sum is at least 2^63 (its wrapped value converts above every extent).
+/// span >= n can never fit, and is tested first because n - span would wrap.
+FERRY_HOST_DEVICE FERRY_INLINE constexpr bool neighbourhood_out_of_bounds(index centre,
+                                                                          index lowest,
+                                                                          std::size_t span,
+                                                                          index first, index n) {
+  const std::size_t extent = static_cast<std::size_t>(n);
+  return (static_cast<unsigned>((centre & lowest) < 0) | static_cast<unsigned>(span >= extent) |
+          static_cast<unsigned>(static_cast<std::size_t>(first) >= extent - span)) != 0u;
+}
+
 }  // namespace detail
+
+/// The element offsets of a stencil: N offsets around a centre, for view::around, which checks
+/// a whole neighbourhood with one bounds check instead of N. Made once on the host and passed
+/// to the kernel as a value argument (it holds no address):
+///
+///   const ferry::stencil<4> quad{0, 1, jp, 1 + jp};        // host, once per launch
+///   ... [] FERRY_KERNEL (ferry::index i, double& out, ferry::view<const double> x,
+///                        ferry::stencil<4> quad) {
+///     const auto xs = x.around(i, quad);                   // x[i], x[i+1], x[i+jp], x[i+1+jp]
+///     out = xs[0] + xs[1] + xs[2] + xs[3];                 // checked above, once
+///   }, ferry::elementwise(out), std::as_const(x), quad);
+///
+/// Shapes: N >= 1 offsets (a compile-time constant), any values, repeats and negatives allowed;
+/// offset k is the k-th constructor argument. The smallest offset and the distance to the
+/// largest are computed here (exactly: the distance is kept unsigned, up to 2^64 - 1), so a
+/// kernel that receives a stencil cannot be handed bounds that disagree with its offsets: the
+/// members are private, and ferry trusts the class as a kernel value for that reason
+/// (trust_as_kernel_value, core/reflect.hpp).
+template <int N>
+class stencil {
+  static_assert(N >= 1, "ferry::stencil: a stencil has at least one offset");
+
+ public:
+  /// N offsets of 0 (every element is the centre).
+  constexpr stencil() = default;
+  /// The stencil with offsets offsets... (exactly N of them, each converted to ferry::index).
+  template <class... O>
+  requires(sizeof...(O) == static_cast<std::size_t>(N) &&
+           (std::is_convertible_v<O, index> && ...)) FERRY_HOST_DEVICE constexpr explicit(N == 1)
+      stencil(O... offsets) {
+    const index o[N] = {static_cast<index>(offsets)...};
+    lowest_ = o[0];
+    index highest = o[0];
+    for (int k = 1; k < N; ++k) {
+      lowest_ = o[k] < lowest_ ? o[k] : lowest_;
+      highest = o[k] > highest ? o[k] : highest;
+    }
+    span_ = static_cast<std::size_t>(highest) - static_cast<std::size_t>(lowest_);
+    for (int k = 0; k < N; ++k)
+      distance_[k] =
+          static_cast<index>(static_cast<std::size_t>(o[k]) - static_cast<std::size_t>(lowest_));
+  }
+  /// Offset k, 0 <= k < N (k outside it: undefined behaviour).
+  FERRY_HOST_DEVICE constexpr index offset(int k) const {
+    return static_cast<index>(static_cast<std::size_t>(lowest_) +
+                              static_cast<std::size_t>(distance_[k]));
+  }
+  /// The smallest offset.
+  FERRY_HOST_DEVICE constexpr index lowest() const { return lowest_; }
+  /// The largest offset.
+  FERRY_HOST_DEVICE constexpr index highest() const {
+    return static_cast<index>(static_cast<std::size_t>(lowest_) + span_);
+  }
+  /// N, the number of offsets.
+  FERRY_HOST_DEVICE static constexpr int size() { return N; }
+
+ private:
+  template <class>
+  friend class view;
+  template <class, int>
+  friend class neighbourhood;
+  // offset k - lowest, wrapped: in [0, span], exact whenever a neighbourhood passed its check
+  // (span < 2^63 then). Kept rather than the offsets, so that an access adds one number.
+  index distance_[N] = {};
+  index lowest_ = 0;
+  std::size_t span_ = 0;  // highest - lowest, exact
+};
+
+/// The N elements of a read-only view around one centre, checked once by view::around: element
+/// k is the view's element centre + s.offset(k). Indexing it with k in [0, N) costs no bounds
+/// check once k is a constant (an unrolled loop, or a literal).
+///
+/// Shapes: N >= 1 elements, as the stencil it was made with.
+template <class T, int N>
+class neighbourhood {
+  static_assert(std::is_const_v<T>,
+                "ferry::neighbourhood: a neighbourhood reads only; its element type is const");
+
+ public:
+  using element_type = T;
+  /// Rejected at compile time: neighbourhoods are made by view::around only (its check is
+  /// there).
+  template <bool Never = false>
+  FERRY_HOST_DEVICE constexpr neighbourhood() {
+    static_assert(Never,
+                  "ferry::neighbourhood: only view::around makes a neighbourhood (its elements are "
+                  "checked there); a default-constructed one would read memory no view covers");
+  }
+
+  /// Element k: the view's element centre + offset(k), 0 <= k < N.
+  ///
+  /// Errors: k outside [0, N) throws bounds_error on the host ("neighbourhood index k out of
+  /// bounds [0, N)"); on a device it fails the launch as a view's access does. No check under
+  /// FERRY_UNSAFE_NO_BOUNDS_CHECKS=1.
+  FERRY_HOST_DEVICE FERRY_INLINE T& operator[](index k) const {
+#if FERRY_BOUNDS_CHECKS && FERRY_DEVICE_PASS
+    const bool oob = detail::out_of_bounds(k, N);
+    return *detail::device_element(first_, oob ? 0 : s_.distance_[k], oob, fault_);
+#else
+#if FERRY_BOUNDS_CHECKS
+    if (detail::out_of_bounds(k, N)) [[unlikely]]
+      detail::bounds_failure("neighbourhood", first_, k, N);
+#endif
+    return first_[s_.distance_[k]];
+#endif
+  }
+  /// Element k WITHOUT a check (undefined behaviour for k outside [0, N)).
+  FERRY_HOST_DEVICE FERRY_INLINE T& unsafe_get_unchecked(index k) const {
+    return first_[s_.distance_[k]];
+  }
+  /// N, the number of elements.
+  FERRY_HOST_DEVICE static constexpr index size() {
+    return N;
+  }
+
+ private:
+  template <class>
+  friend class view;
+  FERRY_HOST_DEVICE constexpr neighbourhood(T* first, const stencil<N>& s, unsigned* fault)
+      : first_(first), s_(s), fault_(fault) {}
+  T* first_ = nullptr;  // the element at centre + s.lowest()
+  stencil<N> s_;
+  unsigned* fault_ = nullptr;  // the view's fault flag (device code): see detail::device_element
+};
 
 /// N elements of a view at a fixed stride, checked once where view::window made it: element k
 /// is the view's element offset + k * stride. The way to pay one bounds check for a run of
@@ -547,6 +700,45 @@ class view {
     (void)oob;
 #endif
     return ferry::window<T, N>(p_ + offset, stride, nullptr);
+#endif
+  }
+  /// The elements centre + s.offset(0), ..., centre + s.offset(N - 1) of a read-only view, as a
+  /// ferry::neighbourhood checked once here instead of at every access: the way to pay one
+  /// bounds check for a stencil whose offsets are known at run time only (VOL3D's eight corners
+  /// i, i + 1, i + jp, ..., a 27-point stencil). The check compares the centre against
+  /// [-lowest, n - highest) with the stencil's lowest and highest offsets, which the stencil
+  /// computed when it was made (on the host, once per launch).
+  ///
+  /// Errors: an element outside [0, size()) throws bounds_error on the host ("view
+  /// neighbourhood of centre c with offsets lo..hi out of bounds [0, n)"); on a device it fails
+  /// the launch like a failed access (the neighbourhood reads its elements where they point
+  /// until the kernel traps, as a read-only view's failed read does: reads change nothing).
+  /// A writable view has no neighbourhood: the call does not compile.
+  template <int N>
+  FERRY_HOST_DEVICE FERRY_INLINE ferry::neighbourhood<T, N> around(index centre,
+                                                                   const stencil<N>& s) const {
+    static_assert(std::is_const_v<T>,
+                  "ferry::view::around: a neighbourhood only reads; take it from a read-only view "
+                  "(ferry::view<const T>, what std::as_const(v) or ferry::read(v) gives a kernel)");
+    const index first = detail::element_offset(centre, s.lowest_, 1);
+    const bool oob = detail::neighbourhood_out_of_bounds(centre, s.lowest_, s.span_, first, n_);
+#if FERRY_BOUNDS_CHECKS && FERRY_DEVICE_PASS
+    if constexpr (detail::fits_device_sink<T>) {
+      if (fault_ != nullptr) {
+        *fault_ |= static_cast<unsigned>(oob);
+        return ferry::neighbourhood<T, N>(p_ + first, s, fault_);
+      }
+    }
+    if (oob) FERRY_DEVICE_TRAP();
+    return ferry::neighbourhood<T, N>(p_ + first, s, fault_);
+#else
+#if FERRY_BOUNDS_CHECKS
+    if (oob) [[unlikely]]
+      detail::neighbourhood_failure(p_, centre, s.lowest(), s.highest(), n_);
+#else
+    (void)oob;
+#endif
+    return ferry::neighbourhood<T, N>(p_ + first, s, nullptr);
 #endif
   }
   /// Number of elements.

@@ -13,31 +13,46 @@
 #include <ferry/ferry.hpp>
 
 #include "kernels/apps/MATVEC_3D_STENCIL.hpp"
+#include "kernels/apps/stencil_points.hpp"
 
 // Extended (host/device) lambdas need an enclosing function with external linkage, so the
 // helpers live in a named namespace rather than an unnamed one.
 namespace ferry_perf::apps::matvec_3d_stencil_ferry {
 
+/// The 27 points of the stencil as offsets from zone z, in lexicographic (dk, dj, di) order:
+/// point t is z + dk * kp + dj * jp + di with t = 9 (dk + 1) + 3 (dj + 1) + (di + 1). Point 13
+/// is z itself; points t and 26 - t mirror each other.
+ferry::stencil<27> points(const MATVEC_3D_STENCIL& k) {
+  const ferry::index jp = k.m_jp, kp = k.m_kp;
+  return ferry::stencil<27>{-kp - jp - 1, -kp - jp, -kp - jp + 1,
+                            -kp - 1,      -kp,      -kp + 1,
+                            -kp + jp - 1, -kp + jp, -kp + jp + 1,
+                            -jp - 1,      -jp,      -jp + 1,
+                            -1,           0,        1,
+                            jp - 1,       jp,       jp + 1,
+                            kp - jp - 1,  kp - jp,  kp - jp + 1,
+                            kp - 1,       kp,       kp + 1,
+                            kp + jp - 1,  kp + jp,  kp + jp + 1};
+}
+
 /// Row z of the matrix times x: the 27 terms in lexicographic (dk, dj, di) order, one
 /// left-to-right chain as in ref_seq; upper coefficients are the lower arrays read at z + o.
-/// P is a ferry::view (safe variants, bounds-checked in checked builds) or a raw pointer.
+/// X holds x at the 27 points of `points` (a ferry::neighbourhood in the safe variants: one
+/// bounds check per zone, made where the kernel calls view::around; raw_points in ferry_C);
+/// P is a ferry::view (safe variants, bounds-checked) or a raw pointer (ferry_C).
 /// Forced inline: left to itself GCC calls it out of line, reloading all 15 views per zone.
-template <class P>
+template <class X, class P>
 FERRY_HOST_DEVICE FERRY_INLINE Real_type stencil_row(
-    const P& x, const P& dbl, const P& dbc, const P& dbr, const P& dcl, const P& dcc, const P& dcr,
+    const X& x, const P& dbl, const P& dbc, const P& dbr, const P& dcl, const P& dcc, const P& dcr,
     const P& dfl, const P& dfc, const P& dfr, const P& cbl, const P& cbc, const P& cbr,
     const P& ccl, const P& ccc, ferry::index z, ferry::index jp, ferry::index kp) {
-  return dbl[z] * x[z - kp - jp - 1] + dbc[z] * x[z - kp - jp] + dbr[z] * x[z - kp - jp + 1] +
-         dcl[z] * x[z - kp - 1] + dcc[z] * x[z - kp] + dcr[z] * x[z - kp + 1] +
-         dfl[z] * x[z - kp + jp - 1] + dfc[z] * x[z - kp + jp] + dfr[z] * x[z - kp + jp + 1] +
-         cbl[z] * x[z - jp - 1] + cbc[z] * x[z - jp] + cbr[z] * x[z - jp + 1] + ccl[z] * x[z - 1] +
-         ccc[z] * x[z] + ccl[z + 1] * x[z + 1] + cbr[z + jp - 1] * x[z + jp - 1] +
-         cbc[z + jp] * x[z + jp] + cbl[z + jp + 1] * x[z + jp + 1] +
-         dfr[z + kp - jp - 1] * x[z + kp - jp - 1] + dfc[z + kp - jp] * x[z + kp - jp] +
-         dfl[z + kp - jp + 1] * x[z + kp - jp + 1] + dcr[z + kp - 1] * x[z + kp - 1] +
-         dcc[z + kp] * x[z + kp] + dcl[z + kp + 1] * x[z + kp + 1] +
-         dbr[z + kp + jp - 1] * x[z + kp + jp - 1] + dbc[z + kp + jp] * x[z + kp + jp] +
-         dbl[z + kp + jp + 1] * x[z + kp + jp + 1];
+  return dbl[z] * x[0] + dbc[z] * x[1] + dbr[z] * x[2] + dcl[z] * x[3] + dcc[z] * x[4] +
+         dcr[z] * x[5] + dfl[z] * x[6] + dfc[z] * x[7] + dfr[z] * x[8] + cbl[z] * x[9] +
+         cbc[z] * x[10] + cbr[z] * x[11] + ccl[z] * x[12] + ccc[z] * x[13] + ccl[z + 1] * x[14] +
+         cbr[z + jp - 1] * x[15] + cbc[z + jp] * x[16] + cbl[z + jp + 1] * x[17] +
+         dfr[z + kp - jp - 1] * x[18] + dfc[z + kp - jp] * x[19] + dfl[z + kp - jp + 1] * x[20] +
+         dcr[z + kp - 1] * x[21] + dcc[z + kp] * x[22] + dcl[z + kp + 1] * x[23] +
+         dbr[z + kp + jp - 1] * x[24] + dbc[z + kp + jp] * x[25] + dbl[z + kp + jp + 1] * x[26];
 }
 
 /// The real-zone list as a verified index_set (O(n log n); call outside the timed region).
@@ -54,16 +69,16 @@ void rep(MATVEC_3D_STENCIL& k, const ferry::index_set& zones) {
       [] FERRY_KERNEL(const ferry::index, ferry::indexed_ref<Real_type> b, cview x, cview dbl,
                       cview dbc, cview dbr, cview dcl, cview dcc, cview dcr, cview dfl, cview dfc,
                       cview dfr, cview cbl, cview cbc, cview cbr, cview ccl, cview ccc,
-                      ferry::index jp, ferry::index kp) {
-        b.value = stencil_row(x, dbl, dbc, dbr, dcl, dcc, dcr, dfl, dfc, dfr, cbl, cbc, cbr, ccl,
-                              ccc, b.at, jp, kp);
+                      ferry::stencil<27> pts, ferry::index jp, ferry::index kp) {
+        b.value = stencil_row(x.around(b.at, pts), dbl, dbc, dbr, dcl, dcc, dcr, dfl, dfc, dfr, cbl,
+                              cbc, cbr, ccl, ccc, b.at, jp, kp);
       },
       ferry::write_only(ferry::indirect(k.m_b, zones)), std::as_const(k.m_x),
       std::as_const(k.m_dbl), std::as_const(k.m_dbc), std::as_const(k.m_dbr),
       std::as_const(k.m_dcl), std::as_const(k.m_dcc), std::as_const(k.m_dcr),
       std::as_const(k.m_dfl), std::as_const(k.m_dfc), std::as_const(k.m_dfr),
       std::as_const(k.m_cbl), std::as_const(k.m_cbc), std::as_const(k.m_cbr),
-      std::as_const(k.m_ccl), std::as_const(k.m_ccc), k.m_jp, k.m_kp);
+      std::as_const(k.m_ccl), std::as_const(k.m_ccc), points(k), k.m_jp, k.m_kp);
 }
 
 void run_ferry_a(MATVEC_3D_STENCIL& k, int reps, rep_timer& t) {
@@ -111,18 +126,18 @@ void run_ferry_c(MATVEC_3D_STENCIL& k, int reps, rep_timer& t) {
         grid, block,
         [] FERRY_KERNEL(const ferry::unsafe::thread_index& th, Real_type* b, cp x, cp dbl, cp dbc,
                         cp dbr, cp dcl, cp dcc, cp dcr, cp dfl, cp dfc, cp dfr, cp cbl, cp cbc,
-                        cp cbr, cp ccl, cp ccc, const Index_type* zones, ferry::index jp,
-                        ferry::index kp, ferry::index num_zones) {
+                        cp cbr, cp ccl, cp ccc, const Index_type* zones, ferry::stencil<27> pts,
+                        ferry::index jp, ferry::index kp, ferry::index num_zones) {
           const ferry::index ii = th.global_x();
           if (ii < num_zones) {
             const ferry::index z = zones[ii];
-            b[z] = stencil_row(x, dbl, dbc, dbr, dcl, dcc, dcr, dfl, dfc, dfr, cbl, cbc, cbr, ccl,
-                               ccc, z, jp, kp);
+            b[z] = stencil_row(raw_around(x, z, pts), dbl, dbc, dbr, dcl, dcc, dcr, dfl, dfc, dfr,
+                               cbl, cbc, cbr, ccl, ccc, z, jp, kp);
           }
         },
         b.get(), x.get(), dbl.get(), dbc.get(), dbr.get(), dcl.get(), dcc.get(), dcr.get(),
         dfl.get(), dfc.get(), dfr.get(), cbl.get(), cbc.get(), cbr.get(), ccl.get(), ccc.get(),
-        zones.get(), k.m_jp, k.m_kp, num_zones);
+        zones.get(), points(k), k.m_jp, k.m_kp, num_zones);
   }
   t.stop();
   b.copy_to_host(k.m_b);

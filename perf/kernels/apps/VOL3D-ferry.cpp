@@ -10,19 +10,27 @@
 #include <ferry/ferry.hpp>
 
 #include "kernels/apps/VOL3D.hpp"
+#include "kernels/apps/stencil_points.hpp"
 
 // Extended (host/device) lambdas need an enclosing function with external linkage, so the
 // helpers live in a named namespace rather than an unnamed one.
 namespace ferry_perf::apps::vol3d_ferry {
 
-/// Volume of the hexahedron whose lowest corner is node i, in ref_seq's operation order. P is
-/// a ferry::view (safe variants, bounds-checked in checked builds) or a raw pointer (ferry_C).
+/// The eight corners of the hexahedron whose lowest corner is node i, as offsets from i in the
+/// order c0 ... c7 of ref_seq: i, i + 1, i + jp, i + 1 + jp, then the same plus kp.
+ferry::stencil<8> corners(const VOL3D& k) {
+  const ferry::index jp = k.m_jp, kp = k.m_kp;
+  return ferry::stencil<8>{0, 1, jp, 1 + jp, kp, 1 + kp, jp + kp, 1 + jp + kp};
+}
+
+/// Volume of the hexahedron whose corners x[c], y[c], z[c] are element c of P (c = 0 ... 7, see
+/// corners), in ref_seq's operation order. P is a ferry::neighbourhood (safe variants: one
+/// bounds check per array and zone, made where the kernel calls view::around) or raw_points
+/// (ferry_C).
 template <class P>
 FERRY_HOST_DEVICE FERRY_INLINE Real_type hex_volume(const P& x, const P& y, const P& z,
-                                                    ferry::index i, ferry::index jp,
-                                                    ferry::index kp, Real_type vnormq) {
-  const ferry::index c0 = i, c1 = i + 1, c2 = i + jp, c3 = i + 1 + jp;
-  const ferry::index c4 = i + kp, c5 = i + 1 + kp, c6 = i + jp + kp, c7 = i + 1 + jp + kp;
+                                                    Real_type vnormq) {
+  constexpr int c0 = 0, c1 = 1, c2 = 2, c3 = 3, c4 = 4, c5 = 5, c6 = 6, c7 = 7;
 
   const Real_type x71 = x[c7] - x[c1], x72 = x[c7] - x[c2], x74 = x[c7] - x[c4];
   const Real_type x30 = x[c3] - x[c0], x50 = x[c5] - x[c0], x60 = x[c6] - x[c0];
@@ -41,16 +49,18 @@ FERRY_HOST_DEVICE FERRY_INLINE Real_type hex_volume(const P& x, const P& y, cons
 }
 
 /// One rep: one launch over [fpz, lpz]. Shared by ferry_A and ferry_B, which differ only in
-/// where the data lives.
+/// where the data lives. Each of x, y, z is read through one neighbourhood per zone
+/// (view::around): three bounds checks per zone instead of 24.
 void rep(VOL3D& k) {
   ferry::launch(
       {.name = "VOL3D"}, ferry::range{k.m_fpz, k.m_lpz + 1},
       [] FERRY_KERNEL(const ferry::index i, Real_type& vol, ferry::view<const Real_type> x,
                       ferry::view<const Real_type> y, ferry::view<const Real_type> z,
-                      ferry::index jp, ferry::index kp,
-                      Real_type vnormq) { vol = hex_volume(x, y, z, i, jp, kp, vnormq); },
+                      ferry::stencil<8> hex, Real_type vnormq) {
+        vol = hex_volume(x.around(i, hex), y.around(i, hex), z.around(i, hex), vnormq);
+      },
       ferry::write_only(ferry::elementwise(k.m_vol)), std::as_const(k.m_x), std::as_const(k.m_y),
-      std::as_const(k.m_z), k.m_jp, k.m_kp, k.m_vnormq);
+      std::as_const(k.m_z), corners(k), k.m_vnormq);
 }
 
 void run_ferry_a(VOL3D& k, int reps, rep_timer& t) {
@@ -87,12 +97,14 @@ void run_ferry_c(VOL3D& k, int reps, rep_timer& t) {
     ferry::unsafe::launch(
         grid, block,
         [] FERRY_KERNEL(const ferry::unsafe::thread_index& th, Real_type* vol, const Real_type* x,
-                        const Real_type* y, const Real_type* z, ferry::index jp, ferry::index kp,
+                        const Real_type* y, const Real_type* z, ferry::stencil<8> hex,
                         Real_type vnormq, ferry::index fpz, ferry::index lpz) {
           const ferry::index i = fpz + th.global_x();
-          if (i <= lpz) vol[i] = hex_volume(x, y, z, i, jp, kp, vnormq);
+          if (i <= lpz)
+            vol[i] = hex_volume(raw_around(x, i, hex), raw_around(y, i, hex), raw_around(z, i, hex),
+                                vnormq);
         },
-        vol.get(), x.get(), y.get(), z.get(), k.m_jp, k.m_kp, k.m_vnormq, fpz, lpz);
+        vol.get(), x.get(), y.get(), z.get(), corners(k), k.m_vnormq, fpz, lpz);
   }
   t.stop();
   vol.copy_to_host(k.m_vol);
