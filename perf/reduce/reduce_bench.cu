@@ -7,21 +7,28 @@
 //   cub    cub::DeviceReduce::Sum on the array's own device memory (its address is read once by
 //          a launch), temporary storage allocated once before any timing, then cudaMemcpyAsync
 //          of the result into pinned host memory and cudaStreamSynchronize.
-// Each pass times `reps` back-to-back reductions of each, alternating ferry and cub, so both see
-// the same clocks and the same cache state; the table and CSV give the minimum and median time
-// per reduction over passes and the ratio ferry / cub. Every result is checked: the values are
+// Each pass times `reps` back-to-back reductions of each, in `slices` slices that alternate ferry
+// and cub (ferry first in even slices, cub first in odd ones), so both see the same clocks and
+// the same cache state; the table and CSV give the minimum and median time per reduction over
+// passes and their ratios ferry / cub, and the paired ratio: the median over every slice of
+// ferry's time / cub's time in that slice, with a distribution-free 95 % confidence interval
+// (order statistics of the slice ratios). At 1e4-1e6 elements a reduction is about 20 us of
+// launch and copy latency on either side, and the minima over passes moved by 2-4 us between
+// runs of one binary; slices of a few milliseconds each see the same machine state, so their
+// ratios vary far less than the passes' minima do. Every result is checked: the values are
 // multiples of 0.5 below 512 in magnitude, so every partial sum is exact and ferry, cub and the
 // closed form agree to the bit. The ferry counters over the timed loops (device allocations,
 // device->host copies and bytes per reduction) are printed too.
 //
 // Usage: ferry-reduce-bench [--max-n N] [--passes P] [--csv FILE] [--help]
 //   --max-n N    largest n, a power of ten from 1e3 (default 1e9: 8 GB of device memory)
-//   --passes P   timed passes per size (default 10)
+//   --passes P   timed passes per size, each in 10 alternating slices (default 10)
 //   --csv FILE   CSV output (default reduce-bench.csv)
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -139,6 +146,27 @@ summary summarize(std::vector<double> v) {
   return {v.front(), v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m])};
 }
 
+/// The median of a sample and a distribution-free confidence interval for it of about 95 %: the
+/// order statistics of ranks m/2 -+ 0.98 sqrt(m) (1-based, clamped to the sample), from the
+/// normal approximation to the binomial count of values below the median (Conover, Practical
+/// Nonparametric Statistics, section 3.2). Needs no assumption about how the values spread.
+struct median_interval {
+  double median = 0, low = 0, high = 0;
+};
+median_interval median_with_interval(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const double m = static_cast<double>(v.size());
+  const double half_width = 0.98 * std::sqrt(m);
+  const auto rank = [&](double r) {  // 1-based rank, clamped, to a 0-based position
+    return static_cast<std::size_t>(std::clamp(r, 1.0, m)) - 1;
+  };
+  return {summarize(v).median, v[rank(std::floor(m / 2 - half_width))],
+          v[rank(std::ceil(m / 2 + 1 + half_width))]};
+}
+
+/// Slices per pass: each pass's reps are timed in this many alternating slices of ferry and cub.
+constexpr int slices_per_pass = 10;
+
 /// Reductions per timed pass: enough that a pass of small sizes lasts milliseconds (the clock's
 /// resolution and one stray interrupt do not show), at least 3 at the largest sizes.
 int reps_for(index n) {
@@ -161,7 +189,9 @@ void usage(std::FILE* out) {
                "Time per reduction (result on the host) of ferry::sum and cub::DeviceReduce::Sum\n"
                "over the same resident doubles, n = 1e3, 1e4, ..., max-n.\n"
                "  --max-n N    largest n (default 1e9: 8 GB of device memory)\n"
-               "  --passes P   timed passes per size; min and median over them (default 10)\n"
+               "  --passes P   timed passes per size; min and median over them, each pass in 10\n"
+               "               alternating slices whose ferry / cub ratios give the paired\n"
+               "               median and its 95%% interval (default 10)\n"
                "  --csv FILE   CSV output (default reduce-bench.csv)\n"
                "  --help       this text\n");
 }
@@ -208,11 +238,13 @@ int run(int argc, char** argv) {
   std::ofstream csv(csv_path);
   if (!csv) throw std::runtime_error("cannot write " + csv_path);
   csv << "n,reps,passes,ferry_min_us,ferry_median_us,cub_min_us,cub_median_us,ratio_min,"
-         "ratio_median,ferry_allocations,ferry_d2h_bytes_per_reduction\n";
-  std::printf("%12s %6s %12s %12s %12s %12s %9s %9s %6s %8s\n", "n", "reps", "ferry min",
-              "ferry med", "cub min", "cub med", "ratio min", "ratio med", "allocs", "D2H B/red");
-  std::printf("%12s %6s %12s %12s %12s %12s %9s %9s %6s %8s\n", "", "", "(us)", "(us)", "(us)",
-              "(us)", "f/cub", "f/cub", "", "");
+         "ratio_median,ratio_paired_median,ratio_paired_low95,ratio_paired_high95,slices,"
+         "ferry_allocations,ferry_d2h_bytes_per_reduction\n";
+  std::printf("%12s %6s %12s %12s %12s %12s %9s %9s %9s %16s %6s %8s\n", "n", "reps", "ferry min",
+              "ferry med", "cub min", "cub med", "ratio min", "ratio med", "paired",
+              "paired 95% CI", "allocs", "D2H B/red");
+  std::printf("%12s %6s %12s %12s %12s %12s %9s %9s %9s %16s %6s %8s\n", "", "", "(us)", "(us)",
+              "(us)", "(us)", "f/cub", "f/cub", "f/cub", "f/cub", "", "");
   for (const index n : sizes) {
     const double expected = exact_sum(n);
     const int reps = reps_for(n);
@@ -220,28 +252,54 @@ int run(int argc, char** argv) {
     if (ferry_sum(x, n) != expected || cub(n) != expected)
       throw std::runtime_error("wrong sum at n = " + std::to_string(n));
     ferry::reset_stats();
-    std::vector<double> tf, tc;
+    std::vector<double> tf, tc, paired;
     bool ok = true;
+    // Reps per slice: the pass's reps split into slices_per_pass slices (at least one each).
+    const int slice_reps = std::max(1, reps / slices_per_pass);
+    const auto time_ferry = [&] {
+      const auto t0 = clock_type::now();
+      for (int r = 0; r < slice_reps; ++r) ok &= ferry_sum(x, n) == expected;
+      return std::chrono::duration<double>(clock_type::now() - t0).count();
+    };
+    const auto time_cub = [&] {
+      const auto t0 = clock_type::now();
+      for (int r = 0; r < slice_reps; ++r) ok &= cub(n) == expected;
+      return std::chrono::duration<double>(clock_type::now() - t0).count();
+    };
     for (int p = 0; p < passes; ++p) {
-      auto t0 = clock_type::now();
-      for (int r = 0; r < reps; ++r) ok &= ferry_sum(x, n) == expected;
-      tf.push_back(std::chrono::duration<double>(clock_type::now() - t0).count() / reps);
-      t0 = clock_type::now();
-      for (int r = 0; r < reps; ++r) ok &= cub(n) == expected;
-      tc.push_back(std::chrono::duration<double>(clock_type::now() - t0).count() / reps);
+      double pass_f = 0, pass_c = 0;
+      for (int sl = 0; sl < slices_per_pass; ++sl) {
+        double sf = 0, sc = 0;
+        if (sl % 2 == 0) {
+          sf = time_ferry();
+          sc = time_cub();
+        } else {
+          sc = time_cub();
+          sf = time_ferry();
+        }
+        pass_f += sf;
+        pass_c += sc;
+        paired.push_back(sf / sc);
+      }
+      const double timed = static_cast<double>(slice_reps) * slices_per_pass;
+      tf.push_back(pass_f / timed);
+      tc.push_back(pass_c / timed);
     }
     if (!ok) throw std::runtime_error("a timed reduction was wrong at n = " + std::to_string(n));
     const ferry::statistics st = ferry::stats();
-    const double reductions = static_cast<double>(reps) * passes;
+    const double reductions = static_cast<double>(slice_reps) * slices_per_pass * passes;
     const summary f = summarize(tf), c = summarize(tc);
+    const median_interval pr = median_with_interval(paired);
     const double d2h_per = static_cast<double>(st.d2h.bytes) / reductions;
-    std::printf("%12lld %6d %12.2f %12.2f %12.2f %12.2f %9.3f %9.3f %6llu %8.1f\n",
-                static_cast<long long>(n), reps, f.min * 1e6, f.median * 1e6, c.min * 1e6,
-                c.median * 1e6, f.min / c.min, f.median / c.median,
-                static_cast<unsigned long long>(st.allocations), d2h_per);
-    csv << n << ',' << reps << ',' << passes << ',' << f.min * 1e6 << ',' << f.median * 1e6 << ','
-        << c.min * 1e6 << ',' << c.median * 1e6 << ',' << f.min / c.min << ','
-        << f.median / c.median << ',' << st.allocations << ',' << d2h_per << '\n';
+    std::printf(
+        "%12lld %6d %12.2f %12.2f %12.2f %12.2f %9.3f %9.3f %9.3f [%5.3f, %5.3f] %6llu %8.1f\n",
+        static_cast<long long>(n), slice_reps * slices_per_pass, f.min * 1e6, f.median * 1e6,
+        c.min * 1e6, c.median * 1e6, f.min / c.min, f.median / c.median, pr.median, pr.low, pr.high,
+        static_cast<unsigned long long>(st.allocations), d2h_per);
+    csv << n << ',' << slice_reps * slices_per_pass << ',' << passes << ',' << f.min * 1e6 << ','
+        << f.median * 1e6 << ',' << c.min * 1e6 << ',' << c.median * 1e6 << ',' << f.min / c.min
+        << ',' << f.median / c.median << ',' << pr.median << ',' << pr.low << ',' << pr.high << ','
+        << paired.size() << ',' << st.allocations << ',' << d2h_per << '\n';
   }
   std::printf("CSV written to %s\n", csv_path.c_str());
   return 0;
