@@ -20,9 +20,11 @@
 // closed form agree to the bit. The ferry counters over the timed loops (device allocations,
 // device->host copies and bytes per reduction) are printed too.
 //
-// Usage: ferry-reduce-bench [--max-n N] [--passes P] [--csv FILE] [--help]
+// Usage: ferry-reduce-bench [--max-n N] [--passes P] [--order slices|random] [--csv FILE] [--help]
 //   --max-n N    largest n, a power of ten from 1e3 (default 1e9: 8 GB of device memory)
 //   --passes P   timed passes per size, each in 10 alternating slices (default 10)
+//   --order O    slices (default): each slice times its reps of one side back to back;
+//                random: each rep times one reduction of each side, in a random order
 //   --csv FILE   CSV output (default reduce-bench.csv)
 #include <cuda_runtime.h>
 
@@ -35,6 +37,7 @@
 #include <cub/device/device_reduce.cuh>
 #include <ferry/ferry.hpp>
 #include <fstream>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -185,13 +188,17 @@ index parse_count(const char* option, const char* text) {
 
 void usage(std::FILE* out) {
   std::fprintf(out,
-               "Usage: ferry-reduce-bench [--max-n N] [--passes P] [--csv FILE] [--help]\n"
+               "Usage: ferry-reduce-bench [--max-n N] [--passes P] [--order slices|random]\n"
+               "                          [--csv FILE] [--help]\n"
                "Time per reduction (result on the host) of ferry::sum and cub::DeviceReduce::Sum\n"
                "over the same resident doubles, n = 1e3, 1e4, ..., max-n.\n"
                "  --max-n N    largest n (default 1e9: 8 GB of device memory)\n"
                "  --passes P   timed passes per size; min and median over them, each pass in 10\n"
                "               alternating slices whose ferry / cub ratios give the paired\n"
                "               median and its 95%% interval (default 10)\n"
+               "  --order O    slices (default): a slice times its reps of one side back to\n"
+               "               back; random: each rep times one reduction of each side, in a\n"
+               "               random order\n"
                "  --csv FILE   CSV output (default reduce-bench.csv)\n"
                "  --help       this text\n");
 }
@@ -199,6 +206,7 @@ void usage(std::FILE* out) {
 int run(int argc, char** argv) {
   index max_n = 1'000'000'000;
   int passes = 10;
+  bool random_order = false;
   std::string csv_path = "reduce-bench.csv";
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
@@ -215,6 +223,11 @@ int run(int argc, char** argv) {
       max_n = parse_count("--max-n", argv[++a]);
     } else if (arg == "--passes") {
       passes = static_cast<int>(parse_count("--passes", argv[++a]));
+    } else if (arg == "--order") {
+      const std::string order = argv[++a];
+      if (order != "slices" && order != "random")
+        throw std::invalid_argument("--order needs 'slices' or 'random', not '" + order + "'");
+      random_order = order == "random";
     } else if (arg == "--csv") {
       csv_path = argv[++a];
     } else {
@@ -227,10 +240,11 @@ int run(int argc, char** argv) {
   for (index n = 1000; n <= max_n; n *= 10) sizes.push_back(n);
   if (sizes.empty()) throw std::invalid_argument("--max-n must be at least 1e3");
 
+  std::mt19937 order_rng(20261202);  // --order random's coin, the same sequence in every run
   ferry::set_backend(ferry::backend::cuda);
-  std::printf("ferry-reduce-bench: %s (%s), %d passes, bounds checks %s\n",
+  std::printf("ferry-reduce-bench: %s (%s), %d passes, order %s, bounds checks %s\n",
               ferry::backend_name().c_str(), ferry::device_description().c_str(), passes,
-              FERRY_BOUNDS_CHECKS ? "on" : "off");
+              random_order ? "random" : "slices", FERRY_BOUNDS_CHECKS ? "on" : "off");
   ferry::array<double> x(sizes.back());
   fill(x);
   cub_sum cub(device_address(x), sizes.back());
@@ -266,11 +280,27 @@ int run(int argc, char** argv) {
       for (int r = 0; r < slice_reps; ++r) ok &= cub(n) == expected;
       return std::chrono::duration<double>(clock_type::now() - t0).count();
     };
+    // --order random: each rep is one ferry and one cub reduction, timed one by one, in an order
+    // drawn per rep, so neither side keeps a fixed place in any periodic pattern of the host or
+    // the device.
+    const auto time_random_pairs = [&](double& sf, double& sc) {
+      for (int r = 0; r < slice_reps; ++r) {
+        const bool ferry_first = (order_rng() & 1u) != 0;
+        for (int side = 0; side < 2; ++side) {
+          const bool is_ferry = (side == 0) == ferry_first;
+          const auto t0 = clock_type::now();
+          ok &= (is_ferry ? ferry_sum(x, n) : cub(n)) == expected;
+          (is_ferry ? sf : sc) += std::chrono::duration<double>(clock_type::now() - t0).count();
+        }
+      }
+    };
     for (int p = 0; p < passes; ++p) {
       double pass_f = 0, pass_c = 0;
       for (int sl = 0; sl < slices_per_pass; ++sl) {
         double sf = 0, sc = 0;
-        if (sl % 2 == 0) {
+        if (random_order) {
+          time_random_pairs(sf, sc);
+        } else if (sl % 2 == 0) {
           sf = time_ferry();
           sc = time_cub();
         } else {

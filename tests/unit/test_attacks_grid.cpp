@@ -472,7 +472,11 @@ TEST_P(grid_limit_test, a_1d_launch_without_an_elementwise_argument_is_not_refus
   // The front end counted a lead of 31 for it all the same, so 2^31 - 31 indices at a block of
   // one thread (2^31 - 31 blocks, which every GPU launches) were refused, the message blaming a
   // lead that cannot occur. Not refused, the launch runs and stops at once with a bounds_error on
-  // a host backend (x holds 4 elements; device_error on a device).
+  // a host backend (x holds 4 elements). On a device the kernel would trap, and the fault would
+  // surface only at the next synchronisation (a launch with nothing to copy back does not wait
+  // for its kernel) and end the process's device context with it: the front end that decides
+  // is the same code on every backend, so the host instances prove the launch is not refused.
+  if (on_device()) GTEST_SKIP() << "a device traps on the fault; the host backends decide alike";
   const std::vector<double> x(4, 1.0);
   static_assert(two31 - 31 <= (index{1} << 31) - 1);  // blocks of 1 thread: fits every GPU
   try {
