@@ -1100,6 +1100,32 @@ void launch_blocks(const Blocked& space, const Kernel& kernel, A&&... args) {
   launch_blocks(launch_config{}, space, kernel, std::forward<A>(args)...);
 }
 
+/// Rejected at compile time: `launch_blocks<ferry::launch_bounds<...>>(...)`, the option of
+/// ferry::launch, which a block launch takes from its blocked space instead (ferry::blocks gives
+/// the kernel its compile-time block shape and MinResident as __launch_bounds__). Without this
+/// overload the call failed with no matching function and no reason.
+/// (Its launch_config is a parameter of its own, so that a braced one, `{.name = ...}`, finds
+/// it too.)
+template <class Bounds, class... Any>
+requires detail::is_launch_bounds<Bounds>
+void launch_blocks(const launch_config&, Any&&...) {
+  static_assert(!detail::is_launch_bounds<Bounds>,
+                "ferry::launch_blocks: a block launch takes no ferry::launch_bounds: its blocked "
+                "space (ferry::blocks<BX, BY, BZ, MinResident>(space)) gives the kernel its thread "
+                "count and MinResident as __launch_bounds__");
+}
+/// As above, without a launch_config.
+template <class Bounds, class Blocked, class... Any>
+requires(
+    detail::is_launch_bounds<Bounds> &&
+    !std::is_same_v<std::remove_cvref_t<Blocked>, launch_config>) void launch_blocks(Blocked&&,
+                                                                                     Any&&...) {
+  static_assert(!detail::is_launch_bounds<Bounds>,
+                "ferry::launch_blocks: a block launch takes no ferry::launch_bounds: its blocked "
+                "space (ferry::blocks<BX, BY, BZ, MinResident>(space)) gives the kernel its thread "
+                "count and MinResident as __launch_bounds__");
+}
+
 namespace unsafe {
 
 /// A block launch on raw arguments (interface C): device pointers and values are passed to
@@ -1136,6 +1162,15 @@ void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel&
       name, b, space, kernel, bound);
 }
 
+/// Rejected at compile time, as ferry::launch_blocks<ferry::launch_bounds<...>> is.
+template <class Bounds, class... Any>
+requires ferry::detail::is_launch_bounds<Bounds>
+void launch_blocks(const launch_config&, Any&&...) {
+  static_assert(!ferry::detail::is_launch_bounds<Bounds>,
+                "ferry::unsafe::launch_blocks: a block launch takes no ferry::launch_bounds: its "
+                "blocked space (ferry::blocks<BX, BY, BZ, MinResident>(space)) gives the kernel "
+                "its thread count and MinResident as __launch_bounds__");
+}
 }  // namespace unsafe
 }  // namespace ferry
 
