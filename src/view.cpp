@@ -44,4 +44,9 @@ void throw_neighbourhood_failure(const void* base, index centre, index lowest, i
                                ")");
 }
 
+void throw_stencil_index_failure(index k, index n) {
+  throw bounds_error("", "stencil offset index " + std::to_string(k) + " out of bounds [0, " +
+                             std::to_string(n) + ")");
+}
+
 }  // namespace ferry::detail

@@ -104,6 +104,7 @@ class bounds_fault : public bounds_error {
                                                   index count, index n);
 [[noreturn]] FERRY_COLD void throw_neighbourhood_failure(const void* base, index centre,
                                                          index lowest, index highest, index n);
+[[noreturn]] FERRY_COLD void throw_stencil_index_failure(index k, index n);
 
 /// Reports index i outside [0, n) of a 1D accessor named `what` ("view", "atomic_add") whose
 /// data starts at base. Host: throws bounds_fault. Device code checks through device_element
@@ -179,6 +180,18 @@ class bounds_fault : public bounds_error {
   FERRY_DEVICE_TRAP();
 #else
   throw_neighbourhood_failure(base, centre, lowest, highest, n);
+#endif
+}
+
+/// Reports offset index k outside [0, n) of a stencil (stencil::offset). A stencil is a value,
+/// not memory of an argument: the host throws a plain bounds_error, which a launch names with
+/// its kernel; see bounds_failure for the device.
+[[noreturn]] FERRY_HOST_DEVICE FERRY_COLD inline void stencil_index_failure(index k, index n) {
+#if FERRY_DEVICE_PASS
+  (void)k, (void)n;
+  FERRY_DEVICE_TRAP();
+#else
+  throw_stencil_index_failure(k, n);
 #endif
 }
 
@@ -378,6 +391,16 @@ FERRY_HOST_DEVICE FERRY_INLINE constexpr bool neighbourhood_out_of_bounds(index 
           static_cast<unsigned>(static_cast<std::size_t>(first) >= extent - span)) != 0u;
 }
 
+/// Whether a stencil takes an argument of type O as an offset: O converts to ferry::index, and
+/// does so without narrowing to index or to std::size_t, so that every integer and enumeration
+/// (and a class that converts to one) is exact, an unsigned value above 2^63 - 1 wrapping as
+/// C++20 defines. Not floating point: converting a value outside index's range (1e300, NaN) is
+/// undefined behaviour, which the constructor's cast would commit on the caller's behalf, and a
+/// fraction would be dropped without a word.
+template <class O>
+concept stencil_offset = std::is_convertible_v<O, index> &&(
+    requires(O o) { index{o}; } || requires(O o) { std::size_t{o}; });
+
 }  // namespace detail
 
 /// The element offsets of a stencil: N offsets around a centre, for view::around, which checks
@@ -392,7 +415,8 @@ FERRY_HOST_DEVICE FERRY_INLINE constexpr bool neighbourhood_out_of_bounds(index 
 ///   }, ferry::elementwise(out), std::as_const(x), quad);
 ///
 /// Shapes: N >= 1 offsets (a compile-time constant), any values, repeats and negatives allowed;
-/// offset k is the k-th constructor argument. The smallest offset and the distance to the
+/// offset k is the k-th constructor argument, an integer (detail::stencil_offset: a
+/// floating-point offset does not compile). The smallest offset and the distance to the
 /// largest are computed here (exactly: the distance is kept unsigned, up to 2^64 - 1), so a
 /// kernel that receives a stencil cannot be handed bounds that disagree with its offsets: the
 /// members are private, and ferry trusts the class as a kernel value for that reason
@@ -407,7 +431,7 @@ class stencil {
   /// The stencil with offsets offsets... (exactly N of them, each converted to ferry::index).
   template <class... O>
   requires(sizeof...(O) == static_cast<std::size_t>(N) &&
-           (std::is_convertible_v<O, index> && ...)) FERRY_HOST_DEVICE constexpr explicit(N == 1)
+           (detail::stencil_offset<O> && ...)) FERRY_HOST_DEVICE constexpr explicit(N == 1)
       stencil(O... offsets) {
     const index o[N] = {static_cast<index>(offsets)...};
     lowest_ = o[0];
@@ -421,19 +445,36 @@ class stencil {
       distance_[k] =
           static_cast<index>(static_cast<std::size_t>(o[k]) - static_cast<std::size_t>(lowest_));
   }
-  /// Offset k, 0 <= k < N (k outside it: undefined behaviour).
+  /// Offset k, 0 <= k < N.
+  ///
+  /// Errors: k outside [0, N) throws bounds_error on the host ("stencil offset index k out of
+  /// bounds [0, N)"), fails a device launch, and does not compile in a constant expression. (It
+  /// read past the offsets, into the stencil's other members or the memory after it.) The
+  /// check folds away for a constant k. No check under FERRY_UNSAFE_NO_BOUNDS_CHECKS=1.
   FERRY_HOST_DEVICE constexpr index offset(int k) const {
+#if FERRY_BOUNDS_CHECKS
+    if (detail::out_of_bounds(k, N)) [[unlikely]]
+      detail::stencil_index_failure(k, N);
+#endif
+    return unsafe_offset_unchecked(k);
+  }
+  /// Offset k WITHOUT a check (undefined behaviour for k outside [0, N)).
+  FERRY_HOST_DEVICE constexpr index unsafe_offset_unchecked(int k) const {
     return static_cast<index>(static_cast<std::size_t>(lowest_) +
                               static_cast<std::size_t>(distance_[k]));
   }
   /// The smallest offset.
-  FERRY_HOST_DEVICE constexpr index lowest() const { return lowest_; }
+  FERRY_HOST_DEVICE constexpr index lowest() const {
+    return lowest_;
+  }
   /// The largest offset.
   FERRY_HOST_DEVICE constexpr index highest() const {
     return static_cast<index>(static_cast<std::size_t>(lowest_) + span_);
   }
   /// N, the number of offsets.
-  FERRY_HOST_DEVICE static constexpr int size() { return N; }
+  FERRY_HOST_DEVICE static constexpr int size() {
+    return N;
+  }
 
  private:
   template <class>

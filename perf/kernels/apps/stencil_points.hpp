@@ -13,7 +13,9 @@ struct raw_points {
   const T* at_centre;
   ferry::stencil<N> s;
   /// Element centre + s.offset(k), 0 <= k < N (not checked).
-  FERRY_HOST_DEVICE FERRY_INLINE const T& operator[](int k) const { return at_centre[s.offset(k)]; }
+  FERRY_HOST_DEVICE FERRY_INLINE const T& operator[](int k) const {
+    return at_centre[s.unsafe_offset_unchecked(k)];
+  }
 };
 
 /// raw_points of p around centre.
