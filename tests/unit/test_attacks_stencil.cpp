@@ -5,7 +5,8 @@
 //     whose k is an argument; it is now a bounds_error naming the kernel;
 //   * the constructor took floating-point offsets and cast them to ferry::index itself:
 //     stencil<2>{0, 1e300} was undefined behaviour (UBSan's float-cast-overflow), {0, 1.75}
-//     silently offset 1; floating-point offsets no longer compile.
+//     silently offset 1; offsets are now integers or enumerations (floating point and classes,
+//     which nvcc's front end let convert through double, do not compile).
 // The rest pins down what held: stencils in aggregates, arrays and const-reference parameters
 // reach kernels, around in block launches names the shared array, around on subviews (empty
 // ones at the end included) names the argument, neighbourhoods of large elements (the device's
@@ -18,6 +19,12 @@
 
 #include "backend_param.hpp"
 
+/// A class that reaches index only through a floating-point conversion (outside the unnamed
+/// namespace: nvcc warns about an unreferenced member function of a class with internal linkage).
+struct converts_through_double {
+  operator double() const { return 1e300; }
+};
+
 namespace {
 
 using ferry::index;
@@ -29,14 +36,12 @@ enum small_offset : int { right = 1 };
 static_assert(std::is_constructible_v<ferry::stencil<2>, int, std::size_t>,
               "unsigned offsets (a stride from size()) still make a stencil");
 static_assert(std::is_constructible_v<ferry::stencil<3>, long long, unsigned, small_offset>);
-static_assert(std::is_constructible_v<ferry::stencil<1>, std::integral_constant<std::size_t, 4>>);
+static_assert(!std::is_constructible_v<ferry::stencil<1>, std::integral_constant<std::size_t, 4>>,
+              "offsets are integers or enumerations, not classes (write 4, not a class of 4)");
 static_assert(!std::is_constructible_v<ferry::stencil<2>, int, double>,
               "a floating-point offset is refused: its cast to index can be undefined");
 static_assert(!std::is_constructible_v<ferry::stencil<1>, float>);
 static_assert(!std::is_constructible_v<ferry::stencil<2>, long double, int>);
-struct converts_through_double {
-  operator double() const { return 1e300; }
-};
 static_assert(!std::is_constructible_v<ferry::stencil<1>, converts_through_double>,
               "nor a class that reaches index only through a floating-point conversion");
 static_assert(!std::is_convertible_v<int, ferry::stencil<1>>);

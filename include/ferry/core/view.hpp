@@ -391,15 +391,16 @@ FERRY_HOST_DEVICE FERRY_INLINE constexpr bool neighbourhood_out_of_bounds(index 
           static_cast<unsigned>(static_cast<std::size_t>(first) >= extent - span)) != 0u;
 }
 
-/// Whether a stencil takes an argument of type O as an offset: O converts to ferry::index, and
-/// does so without narrowing to index or to std::size_t, so that every integer and enumeration
-/// (and a class that converts to one) is exact, an unsigned value above 2^63 - 1 wrapping as
-/// C++20 defines. Not floating point: converting a value outside index's range (1e300, NaN) is
-/// undefined behaviour, which the constructor's cast would commit on the caller's behalf, and a
-/// fraction would be dropped without a word.
+/// Whether a stencil takes an argument of type O as an offset: an integer or an unscoped
+/// enumeration (std::size_t strides included: a value above 2^63 - 1 wraps, as C++20 defines).
+/// Not floating point: converting a value outside index's range (1e300, NaN) is undefined
+/// behaviour, which the constructor's cast would commit on the caller's behalf, and a fraction
+/// would be dropped without a word. Not a class either: whether a class's conversion goes through
+/// floating point is not something every compiler's narrowing rules tell apart (nvcc's front end
+/// took a class converting to double as a non-narrowing source of index{o}).
 template <class O>
-concept stencil_offset = std::is_convertible_v<O, index> &&(
-    requires(O o) { index{o}; } || requires(O o) { std::size_t{o}; });
+concept stencil_offset = std::is_integral_v<std::remove_cvref_t<O>> ||
+    (std::is_enum_v<std::remove_cvref_t<O>>&& std::is_convertible_v<O, index>);
 
 }  // namespace detail
 
