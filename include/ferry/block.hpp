@@ -1114,16 +1114,13 @@ void launch_blocks(const launch_config&, Any&&...) {
                 "space (ferry::blocks<BX, BY, BZ, MinResident>(space)) gives the kernel its thread "
                 "count and MinResident as __launch_bounds__");
 }
-/// As above, without a launch_config.
+/// As above, without a launch_config: the same refusal, through the overload above.
 template <class Bounds, class Blocked, class... Any>
 requires(
     detail::is_launch_bounds<Bounds> &&
-    !std::is_same_v<std::remove_cvref_t<Blocked>, launch_config>) void launch_blocks(Blocked&&,
-                                                                                     Any&&...) {
-  static_assert(!detail::is_launch_bounds<Bounds>,
-                "ferry::launch_blocks: a block launch takes no ferry::launch_bounds: its blocked "
-                "space (ferry::blocks<BX, BY, BZ, MinResident>(space)) gives the kernel its thread "
-                "count and MinResident as __launch_bounds__");
+    !std::is_same_v<std::remove_cvref_t<Blocked>, launch_config>) void launch_blocks(Blocked&& b,
+                                                                                     Any&&... a) {
+  launch_blocks<Bounds>(launch_config{}, std::forward<Blocked>(b), std::forward<Any>(a)...);
 }
 
 namespace unsafe {

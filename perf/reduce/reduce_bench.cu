@@ -270,14 +270,10 @@ int run(int argc, char** argv) {
     bool ok = true;
     // Reps per slice: the pass's reps split into slices_per_pass slices (at least one each).
     const int slice_reps = std::max(1, reps / slices_per_pass);
-    const auto time_ferry = [&] {
+    // Seconds that `count` reductions of one side take, each checked.
+    const auto time_reps = [&](bool ferry, int count) {
       const auto t0 = clock_type::now();
-      for (int r = 0; r < slice_reps; ++r) ok &= ferry_sum(x, n) == expected;
-      return std::chrono::duration<double>(clock_type::now() - t0).count();
-    };
-    const auto time_cub = [&] {
-      const auto t0 = clock_type::now();
-      for (int r = 0; r < slice_reps; ++r) ok &= cub(n) == expected;
+      for (int r = 0; r < count; ++r) ok &= (ferry ? ferry_sum(x, n) : cub(n)) == expected;
       return std::chrono::duration<double>(clock_type::now() - t0).count();
     };
     // --order random: each rep is one ferry and one cub reduction, timed one by one, in an order
@@ -288,9 +284,7 @@ int run(int argc, char** argv) {
         const bool ferry_first = (order_rng() & 1u) != 0;
         for (int side = 0; side < 2; ++side) {
           const bool is_ferry = (side == 0) == ferry_first;
-          const auto t0 = clock_type::now();
-          ok &= (is_ferry ? ferry_sum(x, n) : cub(n)) == expected;
-          (is_ferry ? sf : sc) += std::chrono::duration<double>(clock_type::now() - t0).count();
+          (is_ferry ? sf : sc) += time_reps(is_ferry, 1);
         }
       }
     };
@@ -301,11 +295,11 @@ int run(int argc, char** argv) {
         if (random_order) {
           time_random_pairs(sf, sc);
         } else if (sl % 2 == 0) {
-          sf = time_ferry();
-          sc = time_cub();
+          sf = time_reps(true, slice_reps);
+          sc = time_reps(false, slice_reps);
         } else {
-          sc = time_cub();
-          sf = time_ferry();
+          sc = time_reps(false, slice_reps);
+          sf = time_reps(true, slice_reps);
         }
         pass_f += sf;
         pass_c += sc;
