@@ -960,6 +960,7 @@ void dispatch_blocks(const char* name, backend b, const Blocked& space, const Ke
                      const Bound& bound) {
   const block_geometry g = geometry_of<Blocked>(space.space);
   switch (b) {
+#if !FERRY_NVCC_DEVICE_PASS  // the host executors: host code, which nvcc's device pass drops
     case backend::serial:
     case backend::checked:
       execute_blocks_host<Blocked, Kernel, Bound, States, PhaseArgs, AllArgs>(
@@ -969,6 +970,7 @@ void dispatch_blocks(const char* name, backend b, const Blocked& space, const Ke
       execute_blocks_host<Blocked, Kernel, Bound, States, PhaseArgs, AllArgs>(kern, g, bound, true,
                                                                               false);
       return;
+#endif
     default:  // the build's device backend (ferry/backend/device.hpp)
 #if FERRY_DEVICE_TU
       device::execute_blocks<Blocked, Kernel, Bound, States, PhaseArgs, AllArgs>(name, g, kern,
@@ -1020,6 +1022,12 @@ void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel&
                 detail::check_block_kernel<Blocked, Kernel, bound_tuple, phase_args, all_args>());
   using layout = detail::layout_of<Blocked::threads, typename Kernel::shared_list>;
 
+#if FERRY_NVCC_DEVICE_PASS && FERRY_DEVICE_TU
+  // nvcc's device pass: only the kernel, reached as in the host pass (see ferry::launch).
+  detail::dispatch_blocks<Blocked, Kernel, bound_tuple, state_tuple, phase_args, all_args>(
+      cfg.name, detail::device_backend_id, space, kernel,
+      detail::device_pass_object<const bound_tuple>());
+#else
   const char* name = cfg.name ? cfg.name : detail::kernel_type_name<Kernel>();
   // The block shape comes from Blocked; cfg.block is still refused outside 0 .. 1024, as by
   // every launch that takes a launch_config.
@@ -1059,7 +1067,9 @@ void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel&
     };
     (collect(args, std::type_identity<A>{}), ...);
   }
-  detail::check_aliasing(name, regions);
+  // As in ferry::launch: spans of dynamic extent, made from a pointer.
+  const std::span<const detail::arg_region> all_regions(regions.data(), regions.size());
+  detail::check_aliasing(name, all_regions);
   // Valid arguments, so the launch would run: refuse it here if a GPU grid cannot hold it.
   detail::check_block_grid(name, detail::geometry_of<Blocked>(space.space), Blocked::bx);
   if (b == backend::checked) {
@@ -1068,7 +1078,7 @@ void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel&
   }
   detail::device_runtime* rt = detail::runtime_of(b);
   std::array<void*, n_regions + 1> mapped{};
-  detail::launch_mapping mapping(rt, name, regions, mapped.data());
+  detail::launch_mapping mapping(rt, name, all_regions, mapped.data());
   std::size_t offset = 0;
   auto bind_one = [&](const auto& a, auto tag) {
     using AA = typename decltype(tag)::type;
@@ -1085,13 +1095,14 @@ void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel&
           name, b, space, kernel, bound);
     } catch (const detail::bounds_fault& f) {
       // Nothing after the failure runs and nothing is copied back (as in ferry::launch).
-      throw bounds_error(name, detail::describe_bounds_fault(f, regions, mapped.data()));
+      throw bounds_error(name, detail::describe_bounds_fault(f, all_regions, mapped.data()));
     } catch (const bounds_error& e) {
       if (!e.kernel().empty()) throw;
       throw bounds_error(name, e.detail());
     }
   }
   mapping.finish();
+#endif  // FERRY_NVCC_DEVICE_PASS
 }
 
 /// launch_blocks with default options.

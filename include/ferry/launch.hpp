@@ -400,6 +400,18 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
                 "indexing checks nothing. Take the ferry type ('ferry::view<const T> v' for a "
                 "read-only container)");
 
+  constexpr std::size_t n_regions = (std::size_t{0} + ... + detail::map_of<Space, A>::regions);
+#if FERRY_NVCC_DEVICE_PASS && FERRY_DEVICE_TU
+  // nvcc's device pass compiles no host code: all it takes from a launch is the kernels the
+  // device backend's execute names for these types (see FERRY_NVCC_DEVICE_PASS). execute is
+  // reached as in the host pass, so the two passes instantiate the same kernels; its arguments
+  // are named, never made (device_pass_object), as this body is never compiled to run.
+  if constexpr (n_regions <= detail::launch_mapping::max_slots)
+    detail::device::execute<std::tuple<detail::fold_op_t<A>...>, bounds>(
+        cfg.name, cfg.block, space, kernel, detail::device_pass_object<const bound_tuple>(),
+        detail::device_pass_object<
+            std::tuple<typename detail::map_of<Space, A>::bound::state...>>());
+#else
   const char* name = cfg.name ? cfg.name : detail::kernel_type_name<K>();
   // Checks first, derived sizes after (ARCHITECTURE section 1): the index space, then every
   // argument's byte count and partition, all before any extent, byte count, mapping or
@@ -421,13 +433,15 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
     };
     (check(args, std::type_identity<A>{}), ...);
   }
-  constexpr std::size_t n_regions = (std::size_t{0} + ... + detail::map_of<Space, A>::regions);
   // Reduction targets are host memory the launch writes (the result is stored after it): they
   // take part in the aliasing check, after the mapped regions, but are never mapped.
   constexpr std::size_t n_targets =
       (std::size_t{0} + ... + (detail::classify<A>() == detail::arg_kind::reduction ? 1 : 0));
   std::array<detail::arg_region, n_regions + n_targets> checked_regions{};
-  const std::span<detail::arg_region, n_regions> regions(checked_regions.data(), n_regions);
+  // Spans of dynamic extent, made from a pointer: one std::span type and constructor for every
+  // launch of a translation unit, whose constraints the compiler checks once (a span per
+  // argument count cost a launch-heavy file a few percent of its host compile time).
+  const std::span<detail::arg_region> regions(checked_regions.data(), n_regions);
   {
     std::size_t r = 0;
     int pos = 0;
@@ -454,7 +468,7 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
     };
     (collect_target(args, std::type_identity<A>{}), ...);
   }
-  detail::check_aliasing(name, checked_regions);
+  detail::check_aliasing(name, {checked_regions.data(), checked_regions.size()});
   // Valid arguments, so the launch would run: refuse it here if a GPU grid cannot hold it.
   if constexpr (((detail::classify<A>() != detail::arg_kind::reduction) && ... && true))
     detail::check_x_grid<bounds, bound_tuple>(name, cfg.block, space);
@@ -544,6 +558,7 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
       mapping.finish();
     }
   }
+#endif  // FERRY_NVCC_DEVICE_PASS
 }
 
 /// launch with default options (see the overload taking a launch_config).

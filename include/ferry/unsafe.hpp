@@ -200,6 +200,7 @@ void launch(dim3 grid, dim3 block, K kernel, A... args) {
   const backend b = current_backend();
   ferry::detail::record_launch("ferry::unsafe::launch", to_string(b), threads);
   switch (b) {
+#if !FERRY_NVCC_DEVICE_PASS  // the host executors: host code, which nvcc's device pass drops
     case backend::serial:
     case backend::checked:
       detail::execute_host<K, A...>(grid, block, kernel, args..., false);
@@ -207,6 +208,7 @@ void launch(dim3 grid, dim3 block, K kernel, A... args) {
     case backend::openmp:
       detail::execute_host<K, A...>(grid, block, kernel, args..., true);
       return;
+#endif
     default:  // the build's device backend (ferry/backend/device.hpp)
 #if FERRY_DEVICE_TU
       ferry::detail::device::execute_unsafe<thread_index>(grid.x, grid.y, grid.z, block.x, block.y,

@@ -35,7 +35,7 @@ class index_set {
   /// 2^62, so the + 1 never overflows.
   index bound() const { return bound_; }
   /// Read-only access to the list.
-  std::span<const index> indices() const { return list_; }
+  std::span<const index> indices() const { return {list_.data(), list_.size()}; }
   /// The list's storage (the host region a launch maps).
   const index* data() const { return list_.data(); }
   index operator[](index i) const { return list_[static_cast<std::size_t>(i)]; }
