@@ -1022,12 +1022,6 @@ void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel&
                 detail::check_block_kernel<Blocked, Kernel, bound_tuple, phase_args, all_args>());
   using layout = detail::layout_of<Blocked::threads, typename Kernel::shared_list>;
 
-#if FERRY_NVCC_DEVICE_PASS && FERRY_DEVICE_TU
-  // nvcc's device pass: only the kernel, reached as in the host pass (see ferry::launch).
-  detail::dispatch_blocks<Blocked, Kernel, bound_tuple, state_tuple, phase_args, all_args>(
-      cfg.name, detail::device_backend_id, space, kernel,
-      detail::device_pass_object<const bound_tuple>());
-#else
   const char* name = cfg.name ? cfg.name : detail::kernel_type_name<Kernel>();
   // The block shape comes from Blocked; cfg.block is still refused outside 0 .. 1024, as by
   // every launch that takes a launch_config.
@@ -1102,7 +1096,6 @@ void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel&
     }
   }
   mapping.finish();
-#endif  // FERRY_NVCC_DEVICE_PASS
 }
 
 /// launch_blocks with default options.

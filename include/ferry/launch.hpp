@@ -400,18 +400,6 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
                 "indexing checks nothing. Take the ferry type ('ferry::view<const T> v' for a "
                 "read-only container)");
 
-  constexpr std::size_t n_regions = (std::size_t{0} + ... + detail::map_of<Space, A>::regions);
-#if FERRY_NVCC_DEVICE_PASS && FERRY_DEVICE_TU
-  // nvcc's device pass compiles no host code: all it takes from a launch is the kernels the
-  // device backend's execute names for these types (see FERRY_NVCC_DEVICE_PASS). execute is
-  // reached as in the host pass, so the two passes instantiate the same kernels; its arguments
-  // are named, never made (device_pass_object), as this body is never compiled to run.
-  if constexpr (n_regions <= detail::launch_mapping::max_slots)
-    detail::device::execute<std::tuple<detail::fold_op_t<A>...>, bounds>(
-        cfg.name, cfg.block, space, kernel, detail::device_pass_object<const bound_tuple>(),
-        detail::device_pass_object<
-            std::tuple<typename detail::map_of<Space, A>::bound::state...>>());
-#else
   const char* name = cfg.name ? cfg.name : detail::kernel_type_name<K>();
   // Checks first, derived sizes after (ARCHITECTURE section 1): the index space, then every
   // argument's byte count and partition, all before any extent, byte count, mapping or
@@ -433,6 +421,7 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
     };
     (check(args, std::type_identity<A>{}), ...);
   }
+  constexpr std::size_t n_regions = (std::size_t{0} + ... + detail::map_of<Space, A>::regions);
   // Reduction targets are host memory the launch writes (the result is stored after it): they
   // take part in the aliasing check, after the mapped regions, but are never mapped.
   constexpr std::size_t n_targets =
@@ -503,6 +492,7 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
     if (space.size() > 0) {
       try {
         switch (b) {
+#if !FERRY_NVCC_DEVICE_PASS  // the host executors: host code, which nvcc's device pass drops
           case backend::serial:
           case backend::checked:
             detail::execute_serial(space, kernel, bound, states);
@@ -518,6 +508,7 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
                   (std::index_sequence_for<A...>{});
                 });
             break;
+#endif
           default:  // the build's device backend (ferry/backend/device.hpp)
 #if FERRY_DEVICE_TU
             detail::device::execute<std::tuple<detail::fold_op_t<A>...>, bounds>(
@@ -558,7 +549,6 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
       mapping.finish();
     }
   }
-#endif  // FERRY_NVCC_DEVICE_PASS
 }
 
 /// launch with default options (see the overload taking a launch_config).

@@ -1,5 +1,5 @@
 # Compiles one CUDA source to PTX with nvcc twice: as every build does, where the launch front
-# ends keep only what names their kernels in the device pass (FERRY_NVCC_DEVICE_PASS), and with
+# ends leave their host executors out of the device pass (FERRY_NVCC_DEVICE_PASS), and with
 # -DFERRY_FULL_DEVICE_PASS=1, where the device pass analyses the whole front ends as the host
 # pass does, and so instantiates every kernel the host code launches. Both must hold the same
 # kernels (`.entry`); a kernel missing from the first would be launched by the host code and be

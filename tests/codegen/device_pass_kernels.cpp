@@ -1,6 +1,6 @@
 // Every kind of launch ferry has, once each, for codegen.device_pass_compiles_every_kernel: nvcc
-// compiles this file to PTX as every build does, where the launch front ends keep only what names
-// their kernels in the device pass (FERRY_NVCC_DEVICE_PASS, core/config.hpp), and with
+// compiles this file to PTX as every build does, where the launch front ends leave their host
+// executors out of the device pass (FERRY_NVCC_DEVICE_PASS, core/config.hpp), and with
 // FERRY_FULL_DEVICE_PASS=1; both must hold the same kernels. A kernel that the first stopped
 // naming would still be launched by the host code, and be missing on the GPU.
 // Compiled only, never run.

@@ -55,12 +55,15 @@
 /// nvcc's device pass: cicc, which nvcc runs with __CUDA_ARCH__ defined, compiles a translation
 /// unit's device code and none of its host code, yet its front end instantiates every host
 /// function template the host code uses. In this pass the launch front ends (ferry::launch,
-/// ferry::launch_blocks, ferry::unsafe::launch) keep only what decides which kernels are
-/// instantiated, and drop their checks, mapping and host executors, which only the host pass
-/// compiles: each app file of ferry-perf compiles in less CPU time (perf/NOTES.md, "Compile
-/// time: nvcc's device pass"). The kernels, and so the PTX, are the same as without it:
-/// defining FERRY_FULL_DEVICE_PASS=1 keeps the whole front ends in the device pass, and the test
-/// codegen.device_pass_compiles_every_kernel requires the same kernels both ways.
+/// ferry::launch_blocks, ferry::unsafe::launch) leave out their host executors (serial, checked
+/// and OpenMP: the kernel body once more, as host code), which only the host pass compiles, so
+/// cicc takes less time (perf/NOTES.md, "Compile time: nvcc's device pass"). Everything else
+/// stays, the checks and the mapping included: the kernels the device backend launches are
+/// named through the same code in both passes, and a user's type whose members only the checks
+/// use is still used in this pass (nvcc warns of unused declarations from this pass). The
+/// kernels, and so the PTX, are the same as without it: defining FERRY_FULL_DEVICE_PASS=1 keeps
+/// the host executors in the device pass, and the test codegen.device_pass_compiles_every_kernel
+/// requires the same kernels both ways.
 #if defined(__NVCC__) && defined(__CUDA_ARCH__) && !FERRY_FULL_DEVICE_PASS
 #define FERRY_NVCC_DEVICE_PASS 1
 #else
@@ -93,15 +96,6 @@
 #endif
 
 namespace ferry {
-namespace detail {
-/// An object of type T for host code that nvcc's device pass analyses and never compiles
-/// (FERRY_NVCC_DEVICE_PASS): there a launch front end passes it where the host pass passes its
-/// bound arguments, so that the same kernels are instantiated. Declared, never defined: a use
-/// in code that is compiled fails to link rather than run.
-template <class T>
-T& device_pass_object();
-}  // namespace detail
-
 /// Signed index type of every index space (64-bit, like RAJA::Index_type and std::ptrdiff_t).
 using index = std::ptrdiff_t;
 }  // namespace ferry
