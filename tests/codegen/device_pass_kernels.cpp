@@ -8,6 +8,13 @@
 
 #include <vector>
 
+// Each compilation is the one it claims to be, so that the comparison is not of two full passes.
+#if defined(__CUDA_ARCH__) && defined(FERRY_FULL_DEVICE_PASS)
+static_assert(!FERRY_NVCC_DEVICE_PASS, "FERRY_FULL_DEVICE_PASS=1 must keep the full device pass");
+#elif defined(__CUDA_ARCH__)
+static_assert(FERRY_NVCC_DEVICE_PASS, "nvcc's device pass must leave the host executors out");
+#endif
+
 namespace {
 
 using ferry::index;
