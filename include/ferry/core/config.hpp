@@ -62,8 +62,8 @@
 /// named through the same code in both passes, and a user's type whose members only the checks
 /// use is still used in this pass (nvcc warns of unused declarations from this pass). The
 /// kernels, and so the PTX, are the same as without it: defining FERRY_FULL_DEVICE_PASS=1 (a
-/// nonzero value) keeps the host executors in the device pass, and the test codegen.device_pass_compiles_every_kernel
-/// requires the same kernels both ways.
+/// nonzero value) keeps the host executors in the device pass, and the test
+/// codegen.device_pass_compiles_every_kernel requires the same kernels both ways.
 #if defined(__NVCC__) && defined(__CUDA_ARCH__) && \
     !(defined(FERRY_FULL_DEVICE_PASS) && (FERRY_FULL_DEVICE_PASS + 0))
 #define FERRY_NVCC_DEVICE_PASS 1
