@@ -1014,6 +1014,10 @@ void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel&
                  ... && true),
                 "ferry::launch_blocks: reduction and atomic targets are not supported in block "
                 "launches yet; pass values, read-only containers and partitioning strategies");
+  static_assert(((detail::classify<A>() != detail::arg_kind::neighbourhood) && ... && true),
+                "ferry::launch_blocks: ferry::around is not supported in block launches yet; pass "
+                "the container read-only (std::as_const(v)) and take view::around(centre, s) in "
+                "the kernel");
   using bound_tuple = std::tuple<typename detail::map_of<Space, A>::bound...>;
   using state_tuple = std::tuple<typename detail::map_of<Space, A>::bound::state...>;
   using phase_args = typename detail::phase_args_of<false, A...>::type;

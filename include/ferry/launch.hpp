@@ -149,7 +149,8 @@ inline std::string byte_count_problem(std::size_t n, std::size_t elem) {
 }
 
 /// Everything launch checks about one argument before it derives anything from it: the byte
-/// count of its memory, then (partitioned) the strategy's check_launch. "" if it may run.
+/// count of its memory, then (partitioned) the strategy's check_launch or (ferry::around) that
+/// every thread's neighbourhood lies inside the buffer. "" if it may run.
 template <class Space, class A>
 std::string check_one(const std::remove_cvref_t<A>& a, const Space& space) {
   constexpr arg_kind k = classify<A>();
@@ -163,6 +164,12 @@ std::string check_one(const std::remove_cvref_t<A>& a, const Space& space) {
   } else if constexpr (k == arg_kind::read) {
     const auto sp = map_of<Space, A>::span_of(a);
     return byte_count_problem(sp.size(), sizeof(typename decltype(sp)::element_type));
+  } else if constexpr (k == arg_kind::neighbourhood) {
+    const auto sp = map_of<Space, A>::span_of(a);
+    if (std::string m = byte_count_problem(sp.size(), sizeof(typename decltype(sp)::element_type));
+        !m.empty())
+      return m;
+    return map_of<Space, A>::check(a, space);
   } else if constexpr (k == arg_kind::atomic) {
     return byte_count_problem(a.buf.size(), sizeof(typename decltype(a.buf)::element_type));
   } else {
@@ -187,6 +194,10 @@ bool argument_ok(const std::remove_cvref_t<A>& a, const Space& space) {
   } else if constexpr (k == arg_kind::read) {
     const auto sp = map_of<Space, A>::span_of(a);
     return fits(sp.size(), sizeof(typename decltype(sp)::element_type));
+  } else if constexpr (k == arg_kind::neighbourhood) {
+    const auto sp = map_of<Space, A>::span_of(a);
+    return fits(sp.size(), sizeof(typename decltype(sp)::element_type)) &&
+           map_of<Space, A>::check(a, space).empty();
   } else if constexpr (k == arg_kind::atomic) {
     return fits(a.buf.size(), sizeof(typename decltype(a.buf)::element_type));
   } else {

@@ -124,6 +124,17 @@ void neighbourhood_past_end(std::vector<double>& y, const std::vector<double>& x
       ferry::elementwise(y, -1), std::as_const(x), s);
 }
 
+/// Element k of each thread's ferry::around neighbourhood (stencil {-1, 0, 2}), k from the
+/// launch: the neighbourhood's own index check, which a launch-checked neighbourhood keeps.
+void around_element(std::vector<double>& y, const std::vector<double>& x, ferry::index k) {
+  const ferry::stencil<3> s{-1, 0, 2};
+  ferry::launch(
+      {.name = "around_element"}, ferry::range{1, 1 + static_cast<ferry::index>(y.size())},
+      [] FERRY_KERNEL(ferry::index, double& o, ferry::neighbourhood<const double, 3> nb,
+                      ferry::index kk) { o = nb[kk]; },
+      ferry::elementwise(y, -1), ferry::around(x, s), k);
+}
+
 /// A read from a read-only argument with no elements: the view points at ferry's sink on the
 /// device, and the failed check still fails the launch.
 void read_from_empty_view() {
@@ -572,6 +583,28 @@ TEST(cuda_device_death, neighbourhood_past_the_end_raises_device_error_naming_th
         neighbourhood_past_end(ys, xs);
       },
       "caught: ferry: neighbourhood_past_end: .*bounds check");
+}
+
+TEST(cuda_device_death, around_index_past_n_raises_device_error_naming_the_kernel) {
+  REQUIRE_GPU();
+  std::vector<double> x(64);
+  for (std::size_t c = 0; c < x.size(); ++c) x[c] = static_cast<double>(c);
+  std::vector<double> y(61, 0.0);  // centres 1 ... 61: the last reads x[63], in range
+  ferry::set_backend(ferry::backend::cuda);
+  for (const ferry::index k : {0, 1, 2}) {
+    around_element(y, x, k);
+    const std::ptrdiff_t off[3] = {-1, 0, 2};
+    for (std::size_t c = 1; c <= y.size(); ++c)
+      EXPECT_EQ(y[c - 1], x[static_cast<std::size_t>(static_cast<std::ptrdiff_t>(c) + off[k])])
+          << "centre " << c << ", point " << k;
+  }
+  expect_device_error(
+      [] {
+        const std::vector<double> xs(64, 1.0);
+        std::vector<double> ys(61, 0.0);
+        around_element(ys, xs, 3);
+      },
+      "caught: ferry: around_element: .*bounds check");
 }
 
 TEST(cuda_device_death, read_from_an_empty_view_raises_device_error_naming_the_kernel) {

@@ -489,9 +489,14 @@ class stencil {
   std::size_t span_ = 0;  // highest - lowest, exact
 };
 
-/// The N elements of a read-only view around one centre, checked once by view::around: element
-/// k is the view's element centre + s.offset(k). Indexing it with k in [0, N) costs no bounds
-/// check once k is a constant (an unrolled loop, or a literal).
+namespace detail {
+struct neighbourhood_access;
+}  // namespace detail
+
+/// The N elements of a read-only view around one centre, checked once by view::around (or, for
+/// every thread of a launch at once, by the launch of a ferry::around argument): element k is
+/// the view's element centre + s.offset(k). Indexing it with k in [0, N) costs no bounds check
+/// once k is a constant (an unrolled loop, or a literal).
 ///
 /// Shapes: N >= 1 elements, as the stencil it was made with.
 template <class T, int N>
@@ -501,8 +506,8 @@ class neighbourhood {
 
  public:
   using element_type = T;
-  /// Rejected at compile time: neighbourhoods are made by view::around only (its check is
-  /// there).
+  /// Rejected at compile time: neighbourhoods are made by view::around and ferry::around only
+  /// (their checks are there).
   template <bool Never = false>
   FERRY_HOST_DEVICE constexpr neighbourhood() {
     static_assert(Never,
@@ -539,12 +544,25 @@ class neighbourhood {
  private:
   template <class>
   friend class view;
+  friend struct detail::neighbourhood_access;
   FERRY_HOST_DEVICE constexpr neighbourhood(T* first, const stencil<N>& s, unsigned* fault)
       : first_(first), s_(s), fault_(fault) {}
   T* first_ = nullptr;  // the element at centre + s.lowest()
   stencil<N> s_;
   unsigned* fault_ = nullptr;  // the view's fault flag (device code): see detail::device_element
 };
+
+namespace detail {
+/// Makes the neighbourhoods of a ferry::around launch argument (data/mapping.hpp), whose
+/// launch proved every thread's neighbourhood in range before it ran: `first` is the element
+/// at the centre plus the stencil's lowest offset.
+struct neighbourhood_access {
+  template <class T, int N>
+  FERRY_HOST_DEVICE FERRY_INLINE static neighbourhood<T, N> make(T* first, const stencil<N>& s) {
+    return neighbourhood<T, N>(first, s, nullptr);
+  }
+};
+}  // namespace detail
 
 /// N elements of a view at a fixed stride, checked once where view::window made it: element k
 /// is the view's element offset + k * stride. The way to pay one bounds check for a run of

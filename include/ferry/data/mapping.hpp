@@ -1,13 +1,14 @@
 // ferry: the mapping rules. The C++ type of each launch argument decides, at compile time,
 // what the kernel receives and which way its bytes move (ARCHITECTURE section 1):
 //
-//   argument passed                              kernel receives         H2D          D2H
-//   value (arithmetic, enum, pointer-free        a copy                  by value     never
+//   argument passed                              kernel receives          H2D          D2H
+//   value (arithmetic, enum, pointer-free        a copy                   by value     never
 //     trivially copyable aggregate, std::array)
-//   const container / span<const T> / read(c)    view<const T>           yes          never
-//   partitioning strategy (elementwise(c), ...)  this thread's part      yes*         yes
-//   sum(x) / min(x) / max(x) / reduce(x, ...)    reducer<T, Op>          identity     result
-//   atomic_add(c)                                atomic_accessor<T>      yes          yes
+//   const container / span<const T> / read(c)    view<const T>            yes          never
+//   around(c, stencil<N>)                        neighbourhood<const T,N> yes          never
+//   partitioning strategy (elementwise(c), ...)  this thread's part       yes*         yes
+//   sum(x) / min(x) / max(x) / reduce(x, ...)    reducer<T, Op>           identity     result
+//   atomic_add(c)                                atomic_accessor<T>       yes          yes
 //   mutable container, raw pointer, pointer-holding or non-trivially-copyable value:
 //                                                compile error saying what to write instead
 //   (* not for write_only(...))
@@ -61,6 +62,62 @@ auto read(C&& c) {
   return read_t<T>{std::span<const T>(std::data(cc), std::size(cc))};
 }
 
+/// Read-only stencil argument: `ferry::around(v, s)` gives the thread at each point of a launch
+/// the ferry::neighbourhood<const T, N> of v around that point's element: element k is
+/// v[offset + p + s.offset(k)], where p is the point's position in the dense layout of the
+/// index space, the one elementwise gives its elements (1D: p = i; 2D: i + ni * j; 3D: i + ni *
+/// (j + nj * k), with ni and nj the space's end bounds along i and j). The launch checks every
+/// thread's neighbourhood once, on the host, before anything runs, so the kernel's accesses
+/// carry no bounds check: what view::around checks per thread, proven once for the whole
+/// space. Copied host->device only, like ferry::read.
+///
+/// Shapes: T the element type (a kernel value, as for ferry::read); N >= 1 stencil points.
+template <class T, int N>
+struct around_t {
+  using value_type = T;
+  static constexpr int points_count = N;
+  std::span<const T> buf;
+  stencil<N> points;
+  index offset = 0;
+  /// The read elements (the mapping rules see around_t as a const contiguous range).
+  const T* data() const { return buf.data(); }
+  std::size_t size() const { return buf.size(); }
+};
+
+/// The neighbourhoods of c (a container or span, read-only) around each point of a launch, for
+/// a stencil s and an optional element offset of the point at the space's origin; see
+/// around_t. Example, a three-point average over the interior of a 1D array:
+///
+///   const ferry::stencil<3> three{-1, 0, 1};
+///   ferry::launch({}, ferry::range{1, n - 1},
+///       [] FERRY_KERNEL(ferry::index, double& o, ferry::neighbourhood<const double, 3> u) {
+///         o = (u[0] + u[1] + u[2]) / 3.0;
+///       }, ferry::elementwise(out), ferry::around(u, three));
+///
+/// Over a range2d{1, nx, 1, ny - 1}, point (i, j) is element i + nx * j, that of an nx-wide
+/// row-major array (the space's end bound along i is the row length, as for elementwise), and
+/// a stencil{-nx, -1, 0, 1, nx} gives each point its four neighbours.
+///
+/// Errors (thrown by the launch, before anything is copied or run): launch_error "argument
+/// <pos> (neighbourhood): the neighbourhoods of the index space reach elements [lo, hi] but
+/// the buffer has n elements" when some thread's neighbourhood leaves [0, size of c); a
+/// launch_error too for a 2D or 3D space with a negative begin bound, or when the index
+/// arithmetic overflows ferry::index.
+/// Element k of a neighbourhood with k outside [0, N) fails as neighbourhood::operator[] says.
+/// c must be a named container or a borrowed view (std::span): a temporary owning container
+/// is rejected at compile time, as for ferry::read.
+template <class C, int N>
+requires requires(const C& c) {
+  std::data(c);
+  std::size(c);
+}
+auto around(C&& c, const stencil<N>& s, index offset = 0) {
+  detail::check_not_temporary<C>();
+  const auto& cc = c;
+  using T = std::remove_cv_t<std::remove_reference_t<decltype(*std::data(cc))>>;
+  return around_t<T, N>{std::span<const T>(std::data(cc), std::size(cc)), s, offset};
+}
+
 namespace detail {
 
 template <class T>
@@ -72,6 +129,11 @@ template <class T>
 inline constexpr bool is_read_v = false;
 template <class T>
 inline constexpr bool is_read_v<read_t<T>> = true;
+/// Whether D is a ferry::around argument.
+template <class D>
+inline constexpr bool is_around_v = false;
+template <class T, int N>
+inline constexpr bool is_around_v<around_t<T, N>> = true;
 
 /// A container whose elements live in one contiguous block (vector, span, ferry::array, ...).
 /// std::array is a value (it is copied like a struct), not a container.
@@ -90,6 +152,7 @@ using exposed_element_t = std::remove_reference_t<decltype(*std::data(std::declv
 enum class arg_kind {
   value,
   read,
+  neighbourhood,
   partitioned,
   reduction,
   atomic,
@@ -158,8 +221,12 @@ consteval arg_kind classify() {
     return classify_element<typename decltype(D::buf)::element_type, arg_kind::atomic>();
   else if constexpr (is_read_v<D>)
     return classify_element<typename D::value_type, arg_kind::read>();
-  else if constexpr (std::is_pointer_v<D> || std::is_member_pointer_v<D> ||
-                     std::is_null_pointer_v<D>)
+  else if constexpr (is_around_v<D>) {
+    // The element rules of a read-only container; accepted, it maps as a neighbourhood.
+    constexpr arg_kind k = classify_element<typename D::value_type, arg_kind::read>();
+    return k == arg_kind::read ? arg_kind::neighbourhood : k;
+  } else if constexpr (std::is_pointer_v<D> || std::is_member_pointer_v<D> ||
+                       std::is_null_pointer_v<D>)
     return arg_kind::reject_pointer;
   else if constexpr (contiguous_container<D>) {
     if constexpr (std::is_const_v<exposed_element_t<A>>)
@@ -186,7 +253,7 @@ struct judged_type {
 };
 template <class A>
 requires is_strategy_v<std::remove_cvref_t<A>> || is_reduction_v<std::remove_cvref_t<A>> ||
-    is_read_v<std::remove_cvref_t<A>>
+    is_read_v<std::remove_cvref_t<A>> || is_around_v<std::remove_cvref_t<A>>
 struct judged_type<A> {
   using type = typename element_of<std::remove_cvref_t<A>>::type;
 };
@@ -197,8 +264,8 @@ struct judged_type<A> {
 };
 template <class A>
 requires(!is_strategy_v<std::remove_cvref_t<A>> && !is_reduction_v<std::remove_cvref_t<A>> &&
-         !is_read_v<std::remove_cvref_t<A>> && !is_atomic_v<std::remove_cvref_t<A>> &&
-         !std::is_pointer_v<std::remove_cvref_t<A>> &&
+         !is_read_v<std::remove_cvref_t<A>> && !is_around_v<std::remove_cvref_t<A>> &&
+         !is_atomic_v<std::remove_cvref_t<A>> && !std::is_pointer_v<std::remove_cvref_t<A>> &&
          contiguous_container<std::remove_cvref_t<A>>) struct judged_type<A> {
   using type = exposed_element_t<A>;
 };
@@ -395,8 +462,8 @@ consteval bool check_argument() {
 
 /// Whether an argument kind is accepted by launch.
 constexpr bool accepted(arg_kind k) {
-  return k == arg_kind::value || k == arg_kind::read || k == arg_kind::partitioned ||
-         k == arg_kind::reduction || k == arg_kind::atomic;
+  return k == arg_kind::value || k == arg_kind::read || k == arg_kind::neighbourhood ||
+         k == arg_kind::partitioned || k == arg_kind::reduction || k == arg_kind::atomic;
 }
 
 /// Host regions of one argument and, once mapped, the addresses the kernel side uses.
@@ -472,6 +539,83 @@ struct arg_map<A, Space, arg_kind::read> {
   static const char* describe() { return "read-only container"; }
 };
 
+/// Read-only stencil (ferry::around): one read region; the thread at point x receives the
+/// neighbourhood of the buffer around x's dense position (around_t), which check() proves in
+/// range for every point of the space before the launch runs: the accesses carry no check.
+template <class A, class Space>
+struct arg_map<A, Space, arg_kind::neighbourhood> {
+  using D = std::remove_cvref_t<A>;
+  using T = typename D::value_type;
+  static constexpr int N = D::points_count;
+  static constexpr int regions = 1;
+  static std::span<const T> span_of(const D& a) { return a.buf; }
+  static std::array<region, 1> get_regions(const D& a) {
+    return {region{a.buf.data(), a.buf.size_bytes(), access::read}};
+  }
+  /// "" if every element offset + p + s.offset(k) the launch's threads reach (p a point's dense
+  /// position) lies in [0, size), else the reason. Exact: the smallest such element is the
+  /// first point's with the lowest offset, the largest the last point's with the highest
+  /// (dense_bounds), and both are reached.
+  static std::string check(const D& a, const Space& s) {
+    if (std::string m = check_index_space(s); !m.empty()) return m;
+    if (s.size() == 0) return {};
+    if constexpr (Space::rank == 2) {
+      if (s.begin_i < 0 || s.begin_j < 0) return "around over a 2D space needs begin bounds >= 0";
+    } else if constexpr (Space::rank == 3) {
+      if (s.begin_i < 0 || s.begin_j < 0 || s.begin_k < 0)
+        return "around over a 3D space needs begin bounds >= 0";
+    }
+    index lo = 0, hi = 0, first = 0, last = 0;
+    if (!dense_bounds(s, a.offset, 1, lo, hi) || !add(lo, a.points.lowest(), first) ||
+        !add(hi, a.points.highest(), last))
+      return overflow_message();
+    if (first < 0 || last >= length(a.buf))
+      return "the neighbourhoods of the index space reach elements [" + std::to_string(first) +
+             ", " + std::to_string(last) + "] but the buffer has " + std::to_string(length(a.buf)) +
+             " elements";
+    return {};
+  }
+  struct bound {
+    const T* p;         // the mapped buffer
+    index start;        // offset + the stencil's lowest offset
+    index ni, nj;       // the space's end bounds along i and j (2D, 3D)
+    stencil<N> points;  // the stencil
+    using state = char;
+    FERRY_HOST_DEVICE FERRY_INLINE index dense(index i) const { return i; }
+    FERRY_HOST_DEVICE FERRY_INLINE index dense(index2 x) const { return x.i + ni * x.j; }
+    FERRY_HOST_DEVICE FERRY_INLINE index dense(index3 x) const {
+      return x.i + ni * (x.j + nj * x.k);
+    }
+    template <class I>
+    FERRY_HOST_DEVICE FERRY_INLINE neighbourhood<const T, N> get(const I& idx, state&) const {
+      return neighbourhood_access::make(p + (start + dense(idx)), points);
+    }
+    /// The base address, passed again as a restrict parameter (core/restrict.hpp).
+    FERRY_HOST_DEVICE FERRY_INLINE const T* restrict_base() const { return p; }
+    /// The same neighbourhoods over q (== restrict_base()).
+    FERRY_HOST_DEVICE FERRY_INLINE bound rebased(const T* q) const {
+      bound b = *this;
+      b.p = q;
+      return b;
+    }
+    /// The same neighbourhoods with the space's end bounds ni, nj given again (== what bind()
+    /// set).
+    FERRY_HOST_DEVICE FERRY_INLINE bound respaced(index ni_, index nj_) const {
+      bound b = *this;
+      b.ni = ni_;
+      b.nj = nj_;
+      return b;
+    }
+  };
+  static bound bind(const D& a, const Space& s, void* const* mapped) {
+    index ni = 0, nj = 0;
+    if constexpr (Space::rank >= 2) ni = s.end_i;
+    if constexpr (Space::rank == 3) nj = s.end_j;
+    return bound{static_cast<const T*>(mapped[0]), a.offset + a.points.lowest(), ni, nj, a.points};
+  }
+  static const char* describe() { return "neighbourhood"; }
+};
+
 /// Partitioned: the buffer (read-write or write-only) and, for indirect partitions, the
 /// index list (read); the kernel receives the thread's part.
 template <class A, class Space>
@@ -499,6 +643,9 @@ struct arg_map<A, Space, arg_kind::partitioned> {
   /// so a launch may rebuild it from a restrict parameter (ferry's own strategies; a user
   /// strategy's accessor is used as it is).
   static constexpr bool rebasable_accessor = requires { typename accessor::ferry_rebasable_base; };
+  /// Whether the accessor keeps the space's end bounds as members ni and nj (ferry's
+  /// elementwise accessor), which a GPU kernel may set again from its own space.
+  static constexpr bool dense_layout_accessor = requires { typename accessor::ferry_dense_layout; };
   struct bound {
     accessor acc;
     using state = char;
@@ -514,6 +661,14 @@ struct arg_map<A, Space, arg_kind::partitioned> {
     FERRY_HOST_DEVICE FERRY_INLINE bound rebased(T* q) const requires rebasable_accessor {
       bound b = *this;
       b.acc.p = q;
+      return b;
+    }
+    /// The same accessor with the space's end bounds ni, nj given again (== what bind() set).
+    FERRY_HOST_DEVICE FERRY_INLINE bound respaced(index ni,
+                                                  index nj) const requires dense_layout_accessor {
+      bound b = *this;
+      b.acc.ni = ni;
+      b.acc.nj = nj;
       return b;
     }
   };

@@ -103,6 +103,28 @@ std::string fit_message(index lo, index hi, index n);
 FERRY_HOST_DEVICE FERRY_INLINE constexpr index dense_offset(index i, index, index) {
   return i;
 }
+
+/// The smallest and largest element offset + (dense position of a point) over a non-empty
+/// space s, or false where the arithmetic overflows ferry::index: the elements elementwise
+/// and around reach. 1D: offset + i * stride, monotonic in i for stride >= 1. 2D: offset + i +
+/// ni * j with ni = end_i; smallest at (begin_i, begin_j), largest at (end_i - 1, end_j - 1),
+/// because 0 <= begin_i <= i < ni (begin bounds >= 0 are the caller's check). 3D: offset + i +
+/// ni * (j + nj * k) with ni = end_i, nj = end_j, likewise; `stride` is 1 there.
+inline bool dense_bounds(const range& s, index offset, index stride, index& lo, index& hi) {
+  return affine(s.begin, stride, offset, lo) && affine(s.end - 1, stride, offset, hi);
+}
+inline bool dense_bounds(const range2d& s, index offset, index, index& lo, index& hi) {
+  index lo_i = 0, hi_i = 0;
+  return add(offset, s.begin_i, lo_i) && add(offset, s.end_i - 1, hi_i) &&
+         affine(s.end_i, s.begin_j, lo_i, lo) && affine(s.end_i, s.end_j - 1, hi_i, hi);
+}
+inline bool dense_bounds(const range3d& s, index offset, index, index& lo, index& hi) {
+  index lo_i = 0, hi_i = 0, lo_jk = 0, hi_jk = 0;
+  return add(offset, s.begin_i, lo_i) && add(offset, s.end_i - 1, hi_i) &&
+         affine(s.end_j, s.begin_k, s.begin_j, lo_jk) &&
+         affine(s.end_j, s.end_k - 1, s.end_j - 1, hi_jk) && affine(s.end_i, lo_jk, lo_i, lo) &&
+         affine(s.end_i, hi_jk, hi_i, hi);
+}
 }  // namespace detail
 
 // --------------------------------------------------------------------------------------------
@@ -186,6 +208,10 @@ class elementwise_t : public strategy_base {
   struct accessor {
     /// `p` is the base address bind() received: a launch may rebuild it (restrict).
     using ferry_rebasable_base = void;
+    /// `ni` and `nj` are the end bounds along i and j of the space bind() received (0 where the
+    /// space has no such dimension): a GPU kernel sets them again from its own copy of that
+    /// space, so that every such argument shares them (gpu/launch.hpp, respace_all).
+    using ferry_dense_layout = void;
     T* p;
     index offset;
     index stride;  // unused when Stride > 0
@@ -221,27 +247,11 @@ class elementwise_t : public strategy_base {
   }
 
  private:
-  /// The first and last element a non-empty launch over s touches, or false on overflow.
-  /// 1D: offset + i * stride is monotonic in i (stride >= 1 is checked before).
-  bool bounds(const range& s, index& lo, index& hi) const {
-    return detail::affine(s.begin, stride_, offset_, lo) &&
-           detail::affine(s.end - 1, stride_, offset_, hi);
-  }
-  /// 2D: offset + i + ni * j with ni = end_i; smallest at (begin_i, begin_j), largest at
-  /// (end_i - 1, end_j - 1) because 0 <= i < ni.
-  bool bounds(const range2d& s, index& lo, index& hi) const {
-    index lo_i = 0, hi_i = 0;
-    return detail::add(offset_, s.begin_i, lo_i) && detail::add(offset_, s.end_i - 1, hi_i) &&
-           detail::affine(s.end_i, s.begin_j, lo_i, lo) &&
-           detail::affine(s.end_i, s.end_j - 1, hi_i, hi);
-  }
-  /// 3D: offset + i + ni * (j + nj * k) with ni = end_i, nj = end_j.
-  bool bounds(const range3d& s, index& lo, index& hi) const {
-    index lo_i = 0, hi_i = 0, lo_jk = 0, hi_jk = 0;
-    return detail::add(offset_, s.begin_i, lo_i) && detail::add(offset_, s.end_i - 1, hi_i) &&
-           detail::affine(s.end_j, s.begin_k, s.begin_j, lo_jk) &&
-           detail::affine(s.end_j, s.end_k - 1, s.end_j - 1, hi_jk) &&
-           detail::affine(s.end_i, lo_jk, lo_i, lo) && detail::affine(s.end_i, hi_jk, hi_i, hi);
+  /// The first and last element a non-empty launch over s touches, or false on overflow
+  /// (detail::dense_bounds).
+  template <class Space>
+  bool bounds(const Space& s, index& lo, index& hi) const {
+    return detail::dense_bounds(s, offset_, stride_, lo, hi);
   }
   std::string fits(index lo, index hi) const {
     if (lo < 0 || hi >= detail::length(buf_))

@@ -12,6 +12,13 @@
 // boundary point of every array) is owned by threads that leave it unchanged; they cost one
 // thread in jn. The outputs are read-write, not write_only, because the boundary values they
 // keep are part of the checksum.
+//
+// The arrays a loop reads at its point's neighbours are ferry::around arguments: the launch
+// proves every thread's neighbourhood inside its array once, on the host, so the kernels'
+// reads carry no bounds check (each takes its point's stencil, the same dense layout as the
+// outputs). The loop bodies below read the stencil points in the order of the spec's
+// (hydro_2d_body1..3, which ferry_C and base_cuda run on raw pointers), so every sum is the
+// same.
 #include <span>
 #include <utility>
 
@@ -22,8 +29,6 @@
 // Extended (host/device) lambdas need an enclosing function with external linkage, so the
 // helpers live in a named namespace rather than an unnamed one.
 namespace ferry_perf::lcals::hydro_2d_ferry {
-
-using cview = ferry::view<const Real_type>;
 
 /// Whether the arrays have no interior point (n <= 2): then a rep does nothing, and the 2D
 /// space and ferry_C's grid would be empty or inverted.
@@ -37,35 +42,80 @@ ferry::range2d space(const HYDRO_2D& k) {
   return ferry::range2d{1, k.m_jn, 1, k.m_kn - 1};
 }
 
+/// Loop 1's points around kj: kj − 1 + jn, kj − 1, kj, kj − jn.
+ferry::stencil<4> loop1_points(ferry::index jn) {
+  return ferry::stencil<4>{jn - 1, -1, 0, -jn};
+}
+/// Loop 2's points around kj: kj, kj + 1, kj − 1, kj − jn, kj + jn.
+ferry::stencil<5> loop2_points(ferry::index jn) {
+  return ferry::stencil<5>{0, 1, -1, -jn, jn};
+}
+/// Loop 3 reads each array at kj only.
+ferry::stencil<1> loop3_points() {
+  return ferry::stencil<1>{0};
+}
+
+/// Loop 1 (hydro_2d_body1) on loop1_points neighbourhoods, the same sums in the same order.
+template <class P>
+FERRY_HOST_DEVICE FERRY_INLINE void body1(Real_type& za, Real_type& zb, const P& zp, const P& zq,
+                                          const P& zr, const P& zm) {
+  za = (zp[0] + zq[0] - zp[1] - zq[1]) * (zr[2] + zr[1]) / (zm[1] + zm[0]);
+  zb = (zp[1] + zq[1] - zp[2] - zq[2]) * (zr[2] + zr[3]) / (zm[2] + zm[1]);
+}
+/// Loop 2 (hydro_2d_body2) on loop2_points neighbourhoods.
+template <class P>
+FERRY_HOST_DEVICE FERRY_INLINE void body2(Real_type& zu, Real_type& zv, const P& za, const P& zb,
+                                          const P& zz, const P& zr, Real_type s) {
+  zu += s * (za[0] * (zz[0] - zz[1]) - za[2] * (zz[0] - zz[2]) - zb[0] * (zz[0] - zz[3]) +
+             zb[4] * (zz[0] - zz[4]));
+  zv += s * (za[0] * (zr[0] - zr[1]) - za[2] * (zr[0] - zr[2]) - zb[0] * (zr[0] - zr[3]) +
+             zb[4] * (zr[0] - zr[4]));
+}
+/// Loop 3 (hydro_2d_body3) on loop3_points neighbourhoods.
+template <class P>
+FERRY_HOST_DEVICE FERRY_INLINE void body3(Real_type& zrout, Real_type& zzout, const P& zr,
+                                          const P& zz, const P& zu, const P& zv, Real_type t) {
+  zrout = zr[0] + t * zu[0];
+  zzout = zz[0] + t * zv[0];
+}
+
+template <int N>
+using near = ferry::neighbourhood<const Real_type, N>;
+
 /// One rep: three launches. Shared by ferry_A and ferry_B, which differ only in where the data
 /// lives.
 void rep(HYDRO_2D& k) {
   if (no_interior(k)) return;
   const ferry::range2d points = space(k);
+  const ferry::stencil<4> p1 = loop1_points(k.m_jn);
+  const ferry::stencil<5> p2 = loop2_points(k.m_jn);
+  const ferry::stencil<1> p3 = loop3_points();
   ferry::launch(
       {.name = "HYDRO_2D_1"}, points,
-      [] FERRY_KERNEL(const ferry::index2 x, Real_type& za, Real_type& zb, cview zp, cview zq,
-                      cview zr, cview zm, ferry::index jn) {
-        if (x.i < jn - 1) hydro_2d_body1(za, zb, zp, zq, zr, zm, x.i + x.j * jn, jn);
+      [] FERRY_KERNEL(const ferry::index2 x, Real_type& za, Real_type& zb, near<4> zp, near<4> zq,
+                      near<4> zr, near<4> zm, ferry::index jn) {
+        if (x.i < jn - 1) body1(za, zb, zp, zq, zr, zm);
       },
-      ferry::elementwise(k.m_za), ferry::elementwise(k.m_zb), std::as_const(k.m_zp),
-      std::as_const(k.m_zq), std::as_const(k.m_zr), std::as_const(k.m_zm), k.m_jn);
+      ferry::elementwise(k.m_za), ferry::elementwise(k.m_zb), ferry::around(k.m_zp, p1),
+      ferry::around(k.m_zq, p1), ferry::around(k.m_zr, p1), ferry::around(k.m_zm, p1), k.m_jn);
   ferry::launch(
       {.name = "HYDRO_2D_2"}, points,
-      [] FERRY_KERNEL(const ferry::index2 x, Real_type& zu, Real_type& zv, cview za, cview zb,
-                      cview zz, cview zr, ferry::index jn, Real_type s) {
-        if (x.i < jn - 1) hydro_2d_body2(zu, zv, za, zb, zz, zr, x.i + x.j * jn, jn, s);
+      [] FERRY_KERNEL(const ferry::index2 x, Real_type& zu, Real_type& zv, near<5> za, near<5> zb,
+                      near<5> zz, near<5> zr, ferry::index jn, Real_type s) {
+        if (x.i < jn - 1) body2(zu, zv, za, zb, zz, zr, s);
       },
-      ferry::elementwise(k.m_zu), ferry::elementwise(k.m_zv), std::as_const(k.m_za),
-      std::as_const(k.m_zb), std::as_const(k.m_zz), std::as_const(k.m_zr), k.m_jn, k.m_s);
+      ferry::elementwise(k.m_zu), ferry::elementwise(k.m_zv), ferry::around(k.m_za, p2),
+      ferry::around(k.m_zb, p2), ferry::around(k.m_zz, p2), ferry::around(k.m_zr, p2), k.m_jn,
+      k.m_s);
   ferry::launch(
       {.name = "HYDRO_2D_3"}, points,
-      [] FERRY_KERNEL(const ferry::index2 x, Real_type& zrout, Real_type& zzout, cview zr, cview zz,
-                      cview zu, cview zv, ferry::index jn, Real_type t) {
-        if (x.i < jn - 1) hydro_2d_body3(zrout, zzout, zr, zz, zu, zv, x.i + x.j * jn, t);
+      [] FERRY_KERNEL(const ferry::index2 x, Real_type& zrout, Real_type& zzout, near<1> zr,
+                      near<1> zz, near<1> zu, near<1> zv, ferry::index jn, Real_type t) {
+        if (x.i < jn - 1) body3(zrout, zzout, zr, zz, zu, zv, t);
       },
-      ferry::elementwise(k.m_zrout), ferry::elementwise(k.m_zzout), std::as_const(k.m_zr),
-      std::as_const(k.m_zz), std::as_const(k.m_zu), std::as_const(k.m_zv), k.m_jn, k.m_t);
+      ferry::elementwise(k.m_zrout), ferry::elementwise(k.m_zzout), ferry::around(k.m_zr, p3),
+      ferry::around(k.m_zz, p3), ferry::around(k.m_zu, p3), ferry::around(k.m_zv, p3), k.m_jn,
+      k.m_t);
 }
 
 void run_ferry_a(HYDRO_2D& k, int reps, rep_timer& t) {

@@ -107,6 +107,33 @@ struct nvtx_range {
 // and runs the body on the arguments rebuilt from them (core/restrict.hpp): what launch() proved
 // about aliasing, in the form the compiler understands.
 
+/// Whether a bound argument keeps the end bounds of the launch's space (elementwise's and
+/// ferry::around's dense layout: point (i, j, k) at i + ni * (j + nj * k)) and can take them again.
+template <class B>
+concept respaceable = requires(const B& b, index n) {
+  {b.respaced(n, n)};
+};
+
+/// The bound argument with its end bounds taken from ni, nj (unchanged for the rest).
+template <class B>
+__device__ FERRY_INLINE B respaced_of(const B& b, index ni, index nj) {
+  if constexpr (respaceable<B>)
+    return b.respaced(ni, nj);
+  else
+    return b;
+}
+
+/// The bound arguments with every dense-layout argument's end bounds taken from the kernel's
+/// own space parameter (ni = end_i, nj = end_j, or 0): the values bind() stored, since a launch
+/// binds and runs one space, but now one value for every argument, so the compiler computes
+/// ni * j once per thread instead of once per argument (HYDRO_2D's loops bind six such
+/// arguments each; perf/NOTES.md).
+template <class Bound, std::size_t... N>
+__device__ FERRY_INLINE Bound respace_all(const Bound& b, std::index_sequence<N...>, index ni,
+                                          index nj) {
+  return Bound{respaced_of(std::get<N>(b), ni, nj)...};
+}
+
 /// Ends the thread with a trap when a bounds check of its kernel body failed.
 __device__ FERRY_INLINE void trap_on_fault(unsigned fault) {
 #if FERRY_BOUNDS_CHECKS
@@ -153,7 +180,7 @@ __device__ FERRY_INLINE void run_2d(const range2d& s, const K& k, const Bound& b
   const index i = s.begin_i + static_cast<index>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= s.end_i) return;
   constexpr auto seq = std::make_index_sequence<std::tuple_size_v<Bound>>{};
-  const Bound rb = rebase_all(b, seq, q...);
+  const Bound rb = respace_all(rebase_all(b, seq, q...), seq, s.end_i, 0);
   unsigned fault = 0;
   const index j0 = s.begin_j + static_cast<index>(blockIdx.y) * blockDim.y + threadIdx.y;
   if constexpr (Strided) {
@@ -179,7 +206,7 @@ __device__ FERRY_INLINE void run_3d(const range3d& s, const K& k, const Bound& b
   const index i = s.begin_i + static_cast<index>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= s.end_i) return;
   constexpr auto seq = std::make_index_sequence<std::tuple_size_v<Bound>>{};
-  const Bound rb = rebase_all(b, seq, q...);
+  const Bound rb = respace_all(rebase_all(b, seq, q...), seq, s.end_i, s.end_j);
   unsigned fault = 0;
   const index j0 = s.begin_j + static_cast<index>(blockIdx.y) * blockDim.y + threadIdx.y;
   const index k0 = s.begin_k + static_cast<index>(blockIdx.z) * blockDim.z + threadIdx.z;

@@ -1,0 +1,28 @@
+// ferry::around is not supported in block launches yet: rejected with ferry's message. The
+// control reads the same array as a read-only container.
+#include <ferry/ferry.hpp>
+
+#include <utility>
+#include <vector>
+
+using thread = ferry::block_thread<ferry::index>;
+
+void run(std::vector<double>& out, const std::vector<double>& in) {
+  const ferry::stencil<1> centre{0};
+#ifdef FERRY_COMPILE_FAIL_CONTROL
+  ferry::launch_blocks(ferry::blocks<8>(ferry::range{8}),
+                       ferry::block_kernel<double>(ferry::finish(
+                           [] FERRY_KERNEL(const thread& t, const double&, double& o,
+                                           ferry::view<const double> x) { o = x[t.global]; })),
+                       ferry::elementwise(out), std::as_const(in));
+  (void)centre;
+#else
+  ferry::launch_blocks(
+      ferry::blocks<8>(ferry::range{8}),
+      ferry::block_kernel<double>(ferry::finish(
+          [] FERRY_KERNEL(const thread&, const double&, double& o, auto x) { o = x[0]; })),
+      ferry::elementwise(out), ferry::around(in, centre));
+#endif
+}
+
+int main() {}
