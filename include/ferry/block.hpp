@@ -984,46 +984,18 @@ void dispatch_blocks(const char* name, backend b, const Blocked& space, const Ke
 
 }  // namespace detail
 
-/// Launches a block kernel over a blocked index space, each argument mapped by its type.
-///
-/// space:  ferry::blocks<BX[, BY[, BZ]]>(range / range2d / range3d).
-/// kernel: ferry::block_kernel<State, ferry::shared<T>...>(steps...) (see the top of this file:
-///         each phase runs for every thread of a block before the next starts; a phase writes
-///         only its own slot(s) of the shared arrays it names and reads the others whole).
-/// args:   as for ferry::launch (values, read-only containers, partitioning strategies over
-///         the unpadded space); phases receive the read-only and by-value ones, finish all.
-///         Reduction and atomic targets are not supported yet (compile error).
-/// Synchronisation, residency, transfers and errors: as ferry::launch, plus
-///   launch_error  launch_config.block outside 0 .. 1024 (the block shape is Blocked's;
-///                 the field is checked as by ferry::launch), or the shared arrays need more
-///                 bytes per block than the backend allows
-///                 (host backends: portable_block_shared_bytes; CUDA: the device's opt-in
-///                 limit: before anything is copied), or more blocks than a GPU grid
-///                 holds (2^31 - 1 along x, 65535 along y and z, and 2^32 - 1 threads along
-///                 x on AMD GPUs; on every backend, before anything is copied);
-///   bounds_error  a shared or argument view indexed out of bounds (host backends: at once,
-///                 naming the kernel and "shared array <k>" or the argument); on a
-///                 device the thread traps after the kernel and the launch fails as device_error.
+namespace detail {
+/// What ferry::launch_blocks does once its compile-time checks passed, on the arguments as
+/// detail::snapshot read them: the run-time checks, the mapping, the binding, the kernel and
+/// the copy-back. See ferry::launch_blocks.
 template <class Blocked, class Kernel, class... A>
-void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel& kernel,
-                   A&&... args) {
+void run_launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel& kernel,
+                       A&&... args) {
   using Space = typename Blocked::space_type;
-  static_assert((detail::check_argument<A, 0>() && ... && true));
-  static_assert(((detail::classify<A>() != detail::arg_kind::reduction &&
-                  detail::classify<A>() != detail::arg_kind::atomic) &&
-                 ... && true),
-                "ferry::launch_blocks: reduction and atomic targets are not supported in block "
-                "launches yet; pass values, read-only containers and partitioning strategies");
-  static_assert(((detail::classify<A>() != detail::arg_kind::neighbourhood) && ... && true),
-                "ferry::launch_blocks: ferry::around is not supported in block launches yet; pass "
-                "the container read-only (std::as_const(v)) and take view::around(centre, s) in "
-                "the kernel");
   using bound_tuple = std::tuple<typename detail::map_of<Space, A>::bound...>;
   using state_tuple = std::tuple<typename detail::map_of<Space, A>::bound::state...>;
   using phase_args = typename detail::phase_args_of<false, A...>::type;
   using all_args = std::index_sequence_for<A...>;
-  static_assert(!(detail::accepted(detail::classify<A>()) && ... && true) ||
-                detail::check_block_kernel<Blocked, Kernel, bound_tuple, phase_args, all_args>());
   using layout = detail::layout_of<Blocked::threads, typename Kernel::shared_list>;
 
   const char* name = cfg.name ? cfg.name : detail::kernel_type_name<Kernel>();
@@ -1100,6 +1072,53 @@ void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel&
     }
   }
   mapping.finish();
+}
+}  // namespace detail
+
+/// Launches a block kernel over a blocked index space, each argument mapped by its type.
+///
+/// space:  ferry::blocks<BX[, BY[, BZ]]>(range / range2d / range3d).
+/// kernel: ferry::block_kernel<State, ferry::shared<T>...>(steps...) (see the top of this file:
+///         each phase runs for every thread of a block before the next starts; a phase writes
+///         only its own slot(s) of the shared arrays it names and reads the others whole).
+/// args:   as for ferry::launch (values, read-only containers, partitioning strategies over
+///         the unpadded space); phases receive the read-only and by-value ones, finish all.
+///         Reduction and atomic targets are not supported yet (compile error).
+/// Synchronisation, residency, transfers and errors: as ferry::launch, plus
+///   launch_error  launch_config.block outside 0 .. 1024 (the block shape is Blocked's;
+///                 the field is checked as by ferry::launch), or the shared arrays need more
+///                 bytes per block than the backend allows
+///                 (host backends: portable_block_shared_bytes; CUDA: the device's opt-in
+///                 limit: before anything is copied), or more blocks than a GPU grid
+///                 holds (2^31 - 1 along x, 65535 along y and z, and 2^32 - 1 threads along
+///                 x on AMD GPUs; on every backend, before anything is copied);
+///   bounds_error  a shared or argument view indexed out of bounds (host backends: at once,
+///                 naming the kernel and "shared array <k>" or the argument); on a
+///                 device the thread traps after the kernel and the launch fails as device_error.
+template <class Blocked, class Kernel, class... A>
+void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel& kernel,
+                   A&&... args) {
+  using Space = typename Blocked::space_type;
+  static_assert((detail::check_argument<A, 0>() && ... && true));
+  static_assert(((detail::classify<A>() != detail::arg_kind::reduction &&
+                  detail::classify<A>() != detail::arg_kind::atomic) &&
+                 ... && true),
+                "ferry::launch_blocks: reduction and atomic targets are not supported in block "
+                "launches yet; pass values, read-only containers and partitioning strategies");
+  static_assert(((detail::classify<A>() != detail::arg_kind::neighbourhood) && ... && true),
+                "ferry::launch_blocks: ferry::around is not supported in block launches yet; pass "
+                "the container read-only (std::as_const(v)) and take view::around(centre, s) in "
+                "the kernel");
+  using bound_tuple = std::tuple<typename detail::map_of<Space, A>::bound...>;
+  using phase_args = typename detail::phase_args_of<false, A...>::type;
+  using all_args = std::index_sequence_for<A...>;
+  static_assert(!(detail::accepted(detail::classify<A>()) && ... && true) ||
+                detail::check_block_kernel<Blocked, Kernel, bound_tuple, phase_args, all_args>());
+
+  // Every argument is read once, here (detail::snapshot), as in ferry::launch.
+  if constexpr ((detail::accepted(detail::classify<A>()) && ... && true))
+    detail::run_launch_blocks<Blocked, Kernel, detail::snapshot_t<A>...>(
+        cfg, space, kernel, detail::snapshot(std::forward<A>(args))...);
 }
 
 /// launch_blocks with default options.

@@ -113,6 +113,29 @@ const char* kernel_type_name() {
 template <class Space, class A>
 using map_of = arg_map<A, Space>;
 
+/// The form in which a launch keeps argument a (of forwarded type A): read once, when the
+/// launch starts, so that code ferry calls while it checks, maps and binds the arguments (a user
+/// container's data() and size(), a user strategy's methods) cannot change what a later step
+/// sees from what an earlier one checked. A read-only container becomes a read_t over the span
+/// its data() and size() give now; trivially copyable arguments (values, ferry's wrappers,
+/// strategies and reduction targets) are copied; anything else (a user strategy that is not
+/// trivially copyable) is kept by reference.
+template <class A>
+decltype(auto) snapshot(A&& a) {
+  using D = std::remove_cvref_t<A>;
+  if constexpr (classify<A>() == arg_kind::read && !is_read_v<D>) {
+    using T = std::remove_cv_t<exposed_element_t<A>>;
+    return read_t<T>{std::span<const T>(raw_data(a), std::size(a))};
+  } else if constexpr (std::is_trivially_copyable_v<D>) {
+    return D(a);
+  } else {
+    return std::forward<A>(a);
+  }
+}
+/// The type snapshot(a) returns for an argument of forwarded type A.
+template <class A>
+using snapshot_t = decltype(snapshot(std::declval<A>()));
+
 /// State a reduction argument starts from (its identity); a dummy for other kinds.
 template <class Space, class A>
 auto initial_state(const std::remove_cvref_t<A>& a) {
@@ -317,100 +340,13 @@ inline constexpr bool invocable_with<Space, K, std::tuple<B...>> =
 
 }  // namespace detail
 
-/// Launches `kernel` once per index of `space`, with each argument mapped by its type.
-///
-/// kernel: a captureless lambda marked FERRY_KERNEL, or an empty function object whose const
-///   call operator is marked FERRY_KERNEL (the form that works where nvcc rejects a lambda:
-///   inside private or protected member functions; see docs/user-guide.md section 3), called
-///   as kernel(idx, mapped_args...) with idx an index / index2 / index3 for range / range2d /
-///   range3d, and mapped_args as the table in ferry/data/mapping.hpp says. Only written-out
-///   parameter types (one non-template operator()) are checked for partitioned elements taken
-///   by value; a generic kernel must take them by reference itself.
-/// Synchronisation: returns when host data written by the launch is valid on the host
-/// (interface A); launches that touch only resident data (interface B) may return before
-/// the device finishes.
-/// Errors (all before anything runs, host data untouched, unless noted):
-///   launch_error    an invalid index space (check_index_space: a bound, extent or size beyond
-///                   2^62), an argument whose byte count exceeds PTRDIFF_MAX, an index
-///                   space that does not fit a partitioned buffer (check_launch), or (no
-///                   reduction argument) an x extent needing more than 2^31 - 1 blocks or
-///                   2^32 - 1 threads along x (detail::check_x_grid; 1D from 2^31 - 31 indices
-///                   at .block = 1 and from 2^32 - 286 at the default with a one-byte
-///                   elementwise argument, from 2^31 and 2^32 - 255 without an elementwise
-///                   one; 2D and 3D from 2^32 - 63 along x);
-///   aliasing_error  the same memory passed twice with at least one writable use (a
-///                   reduction's target counts as written), or memory that a launch in flight
-///                   on another host thread uses, where one of the two writes it;
-///   partition_error checked backend: a strategy whose parts overlap or leave the buffer;
-///   residency_error a write to data preloaded read-only; a reduction target in resident
-///                   memory; checked backend: host writes to preloaded data;
-///   backend_error   no usable backend; this translation unit not compiled for the device;
-///   out_of_memory / device_error  device allocation or execution failures.
-///   bounds_error    (while the kernel runs, host backends) a view or atomic_accessor indexed
-///                   out of bounds: names the argument, index and extent; nothing is copied back
-///                   and no reduction is stored, but on serial/openmp writes made before the
-///                   failure may have reached host memory (not all: see docs/safety.md), and on
-///                   checked they stay in the device copy of resident data, now the newer. On a
-///                   device the failing thread traps and the launch or the next synchronisation
-///                   raises device_error naming the kernel.
-/// Rejected at compile time, with a message naming the fix: capturing kernels, function
-/// pointers, non-const call operators, partitioned elements taken by value, raw pointers,
-/// mutable containers without a strategy, pointer-holding or non-trivially-copyable values.
-/// Bounds (optional, first template argument): ferry::launch_bounds<MaxThreads, MinResident> for
-/// the kernel's compile-time launch bounds (see there; launch_error when the block exceeds
-/// MaxThreads; not with reductions).
-template <class Bounds = no_launch_bounds, index_space Space, class K, class... A>
-void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args) {
-  static_assert(detail::is_launch_bounds<Bounds>,
-                "ferry::launch<Bounds>: the template argument must be "
-                "ferry::launch_bounds<MaxThreads, MinResident> (or ferry::no_launch_bounds)");
-  // Past that check, a type that is not launch bounds reads as none, so that the message above
-  // is the only error it gives (not "'max_threads' is not a member of ...").
-  using bounds = std::conditional_t<detail::is_launch_bounds<Bounds>, Bounds, no_launch_bounds>;
-  static_assert(
-      bounds::max_threads == 0 || (... && (detail::classify<A>() != detail::arg_kind::reduction)),
-      "ferry::launch<ferry::launch_bounds<...>>: a launch with a reduction cannot take "
-      "launch bounds (the reduction kernel has its own fixed block of 256 threads); "
-      "launch without them");
-  static_assert(!std::is_pointer_v<K> && !std::is_member_pointer_v<K>,
-                "ferry::launch: the kernel is a function pointer, which device code cannot call "
-                "(it holds a host address). Make the kernel a function object: a struct whose "
-                "call operator is marked FERRY_KERNEL, e.g. struct scale { FERRY_KERNEL void "
-                "operator()(ferry::index i, double& y) const { ... } }; and pass scale{}");
-  static_assert(std::is_pointer_v<K> || std::is_member_pointer_v<K> || std::is_empty_v<K>,
-                "ferry::launch: the kernel lambda captures variables (or the kernel function "
-                "object has data members). Kernels must be captureless: pass everything the "
-                "kernel uses as a launch argument, so ferry can map and check it");
-  static_assert(std::is_trivially_copyable_v<K>,
-                "ferry::launch: the kernel must be trivially copyable");
-  static_assert(detail::kernel_params<K>::is_const,
-                "ferry::launch: the kernel's call operator is not const (a 'mutable' lambda, or a "
-                "function object's operator() declared without const). Kernels run as const "
-                "objects on every thread: drop 'mutable' or declare operator() const");
-  static_assert((detail::check_argument<A, 0>() && ... && true));
+namespace detail {
+/// What ferry::launch does once its compile-time checks passed, on the arguments as
+/// detail::snapshot read them (A: their types, values or references): the run-time checks,
+/// the mapping, the binding, the kernel and the copy-back. See ferry::launch.
+template <class bounds, index_space Space, class K, class... A>
+void run_launch(const launch_config& cfg, const Space& space, const K& kernel, A&&... args) {
   using bound_tuple = std::tuple<typename detail::map_of<Space, A>::bound...>;
-  static_assert(!(detail::accepted(detail::classify<A>()) && ...) ||
-                    !detail::kernel_params<K>::is_const ||
-                    detail::invocable_with<Space, K, bound_tuple>,
-                "ferry::launch: the kernel cannot be called with what ferry passes: check its "
-                "parameters. First the index (ferry::index for range, ferry::index2 for range2d, "
-                "ferry::index3 for range3d), then per argument: a value for a value, "
-                "ferry::view<const T> for a read-only container, T& for elementwise, "
-                "ferry::view<T> for chunks/rows, ferry::view2d<T>/view3d<T> for tiles, "
-                "ferry::indexed_ref<T> for indirect, ferry::reducer<T, Op> for reductions, "
-                "ferry::atomic_accessor<T> for atomic_add");
-  static_assert(!(detail::accepted(detail::classify<A>()) && ...) ||
-                    !detail::drops_partition_writes<Space, K, bound_tuple>(),
-                "ferry::launch: the kernel takes a partitioned element by value (e.g. 'double x' "
-                "for ferry::elementwise(v), which passes 'double&'): its writes would go to a "
-                "copy and be lost. Take the element by reference ('double& x')");
-  static_assert(!(detail::accepted(detail::classify<A>()) && ...) ||
-                    !detail::drops_bounds_checks<Space, K, bound_tuple>(),
-                "ferry::launch: the kernel takes a bounds-checked accessor (ferry::view, view2d, "
-                "view3d or atomic_accessor) as another type, such as std::span<const T>, whose "
-                "indexing checks nothing. Take the ferry type ('ferry::view<const T> v' for a "
-                "read-only container)");
-
   const char* name = cfg.name ? cfg.name : detail::kernel_type_name<K>();
   // Checks first, derived sizes after (ARCHITECTURE section 1): the index space, then every
   // argument's byte count and partition, all before any extent, byte count, mapping or
@@ -560,6 +496,108 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
       mapping.finish();
     }
   }
+}
+}  // namespace detail
+
+/// Launches `kernel` once per index of `space`, with each argument mapped by its type.
+///
+/// kernel: a captureless lambda marked FERRY_KERNEL, or an empty function object whose const
+///   call operator is marked FERRY_KERNEL (the form that works where nvcc rejects a lambda:
+///   inside private or protected member functions; see docs/user-guide.md section 3), called
+///   as kernel(idx, mapped_args...) with idx an index / index2 / index3 for range / range2d /
+///   range3d, and mapped_args as the table in ferry/data/mapping.hpp says. Only written-out
+///   parameter types (one non-template operator()) are checked for partitioned elements taken
+///   by value; a generic kernel must take them by reference itself.
+/// Synchronisation: returns when host data written by the launch is valid on the host
+/// (interface A); launches that touch only resident data (interface B) may return before
+/// the device finishes.
+/// Errors (all before anything runs, host data untouched, unless noted):
+///   launch_error    an invalid index space (check_index_space: a bound, extent or size beyond
+///                   2^62), an argument whose byte count exceeds PTRDIFF_MAX, an index
+///                   space that does not fit a partitioned buffer (check_launch), or (no
+///                   reduction argument) an x extent needing more than 2^31 - 1 blocks or
+///                   2^32 - 1 threads along x (detail::check_x_grid; 1D from 2^31 - 31 indices
+///                   at .block = 1 and from 2^32 - 286 at the default with a one-byte
+///                   elementwise argument, from 2^31 and 2^32 - 255 without an elementwise
+///                   one; 2D and 3D from 2^32 - 63 along x);
+///   aliasing_error  the same memory passed twice with at least one writable use (a
+///                   reduction's target counts as written), or memory that a launch in flight
+///                   on another host thread uses, where one of the two writes it;
+///   partition_error checked backend: a strategy whose parts overlap or leave the buffer;
+///   residency_error a write to data preloaded read-only; a reduction target in resident
+///                   memory; checked backend: host writes to preloaded data;
+///   backend_error   no usable backend; this translation unit not compiled for the device;
+///   out_of_memory / device_error  device allocation or execution failures.
+///   bounds_error    (while the kernel runs, host backends) a view or atomic_accessor indexed
+///                   out of bounds: names the argument, index and extent; nothing is copied back
+///                   and no reduction is stored, but on serial/openmp writes made before the
+///                   failure may have reached host memory (not all: see docs/safety.md), and on
+///                   checked they stay in the device copy of resident data, now the newer. On a
+///                   device the failing thread traps and the launch or the next synchronisation
+///                   raises device_error naming the kernel.
+/// Rejected at compile time, with a message naming the fix: capturing kernels, function
+/// pointers, non-const call operators, partitioned elements taken by value, raw pointers,
+/// mutable containers without a strategy, pointer-holding or non-trivially-copyable values.
+/// Bounds (optional, first template argument): ferry::launch_bounds<MaxThreads, MinResident> for
+/// the kernel's compile-time launch bounds (see there; launch_error when the block exceeds
+/// MaxThreads; not with reductions).
+template <class Bounds = no_launch_bounds, index_space Space, class K, class... A>
+void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args) {
+  static_assert(detail::is_launch_bounds<Bounds>,
+                "ferry::launch<Bounds>: the template argument must be "
+                "ferry::launch_bounds<MaxThreads, MinResident> (or ferry::no_launch_bounds)");
+  // Past that check, a type that is not launch bounds reads as none, so that the message above
+  // is the only error it gives (not "'max_threads' is not a member of ...").
+  using bounds = std::conditional_t<detail::is_launch_bounds<Bounds>, Bounds, no_launch_bounds>;
+  static_assert(
+      bounds::max_threads == 0 || (... && (detail::classify<A>() != detail::arg_kind::reduction)),
+      "ferry::launch<ferry::launch_bounds<...>>: a launch with a reduction cannot take "
+      "launch bounds (the reduction kernel has its own fixed block of 256 threads); "
+      "launch without them");
+  static_assert(!std::is_pointer_v<K> && !std::is_member_pointer_v<K>,
+                "ferry::launch: the kernel is a function pointer, which device code cannot call "
+                "(it holds a host address). Make the kernel a function object: a struct whose "
+                "call operator is marked FERRY_KERNEL, e.g. struct scale { FERRY_KERNEL void "
+                "operator()(ferry::index i, double& y) const { ... } }; and pass scale{}");
+  static_assert(std::is_pointer_v<K> || std::is_member_pointer_v<K> || std::is_empty_v<K>,
+                "ferry::launch: the kernel lambda captures variables (or the kernel function "
+                "object has data members). Kernels must be captureless: pass everything the "
+                "kernel uses as a launch argument, so ferry can map and check it");
+  static_assert(std::is_trivially_copyable_v<K>,
+                "ferry::launch: the kernel must be trivially copyable");
+  static_assert(detail::kernel_params<K>::is_const,
+                "ferry::launch: the kernel's call operator is not const (a 'mutable' lambda, or a "
+                "function object's operator() declared without const). Kernels run as const "
+                "objects on every thread: drop 'mutable' or declare operator() const");
+  static_assert((detail::check_argument<A, 0>() && ... && true));
+  using bound_tuple = std::tuple<typename detail::map_of<Space, A>::bound...>;
+  static_assert(!(detail::accepted(detail::classify<A>()) && ...) ||
+                    !detail::kernel_params<K>::is_const ||
+                    detail::invocable_with<Space, K, bound_tuple>,
+                "ferry::launch: the kernel cannot be called with what ferry passes: check its "
+                "parameters. First the index (ferry::index for range, ferry::index2 for range2d, "
+                "ferry::index3 for range3d), then per argument: a value for a value, "
+                "ferry::view<const T> for a read-only container, T& for elementwise, "
+                "ferry::view<T> for chunks/rows, ferry::view2d<T>/view3d<T> for tiles, "
+                "ferry::indexed_ref<T> for indirect, ferry::reducer<T, Op> for reductions, "
+                "ferry::atomic_accessor<T> for atomic_add");
+  static_assert(!(detail::accepted(detail::classify<A>()) && ...) ||
+                    !detail::drops_partition_writes<Space, K, bound_tuple>(),
+                "ferry::launch: the kernel takes a partitioned element by value (e.g. 'double x' "
+                "for ferry::elementwise(v), which passes 'double&'): its writes would go to a "
+                "copy and be lost. Take the element by reference ('double& x')");
+  static_assert(!(detail::accepted(detail::classify<A>()) && ...) ||
+                    !detail::drops_bounds_checks<Space, K, bound_tuple>(),
+                "ferry::launch: the kernel takes a bounds-checked accessor (ferry::view, view2d, "
+                "view3d or atomic_accessor) as another type, such as std::span<const T>, whose "
+                "indexing checks nothing. Take the ferry type ('ferry::view<const T> v' for a "
+                "read-only container)");
+
+  // Every argument is read once, here (detail::snapshot); the checks, the mapping and the
+  // binding below all see that one reading.
+  if constexpr ((detail::accepted(detail::classify<A>()) && ... && true))
+    detail::run_launch<bounds, Space, K, detail::snapshot_t<A>...>(
+        cfg, space, kernel, detail::snapshot(std::forward<A>(args))...);
 }
 
 /// launch with default options (see the overload taking a launch_config).

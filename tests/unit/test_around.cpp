@@ -32,6 +32,27 @@ static_assert(
                    const double&>,
     "a neighbourhood's elements are read-only");
 
+/// Whether ferry::around accepts an offset of type O (as a stencil's offsets: integers and
+/// enumerations only; a floating-point offset would be truncated, or be undefined behaviour).
+template <class O>
+concept around_takes_offset = requires(const std::vector<double>& v, ferry::stencil<2> s, O o) {
+  ferry::around(v, s, o);
+};
+static_assert(around_takes_offset<int> && around_takes_offset<index> &&
+              around_takes_offset<unsigned> && around_takes_offset<std::size_t>);
+static_assert(!around_takes_offset<double> && !around_takes_offset<float>,
+              "a floating-point offset is refused, as a stencil's is");
+
+/// Whether ferry::around takes A as its container: an around argument is not one (it has no
+/// data() or size()), so neighbourhoods of neighbourhoods, whose outer offset would be lost, do
+/// not compile.
+template <class A>
+concept around_takes_container = requires(A&& a, ferry::stencil<1> s) {
+  ferry::around(std::forward<A>(a), s);
+};
+static_assert(around_takes_container<const std::vector<double>&>);
+static_assert(!around_takes_container<const ferry::around_t<double, 2>&>);
+
 // --- kernels (free functions: nvcc rejects extended lambdas inside gtest bodies) -------------
 
 /// out[i] = (x[o + i - 1] + 2 x[o + i] + 3 x[o + i + 1]) for i in [lo, hi): a weighted
@@ -105,7 +126,8 @@ double probe(const Space& space, const std::vector<double>& x, const ferry::sten
   double total = 0.0;
   ferry::launch(
       {.name = "probe"}, space,
-      [] FERRY_KERNEL(const auto&, ferry::neighbourhood<const double, N> u, auto t) {
+      [] FERRY_KERNEL(const typename Space::index_type&, ferry::neighbourhood<const double, N> u,
+                      ferry::reducer<double, ferry::plus> t) {
         for (int k = 0; k < N; ++k) t += u[k];
       },
       ferry::around(x, s, o), ferry::sum(total));
@@ -120,7 +142,8 @@ double five_point_sum(const std::vector<double>& x, index nx, index ny) {
   double total = 0.0;
   ferry::launch(
       {.name = "five_point_sum"}, ferry::range2d{1, nx, 1, ny - 1},
-      [] FERRY_KERNEL(ferry::index2, ferry::neighbourhood<const double, 5> u, auto t) {
+      [] FERRY_KERNEL(ferry::index2, ferry::neighbourhood<const double, 5> u,
+                      ferry::reducer<double, ferry::plus> t) {
         for (int k = 0; k < 5; ++k) t += static_cast<double>(k + 1) * u[k];
       },
       ferry::around(x, cross), ferry::sum(total));
@@ -146,7 +169,80 @@ std::vector<double> pattern(index n, int salt) {
   return v;
 }
 
+/// A read-only container whose size() runs user code: from its second call on, it moves the
+/// offset of the around argument `target` (a pointer the test sets) by one. ferry::launch
+/// reads every argument once when it starts (detail::snapshot), so the launch neither checks
+/// one offset and binds another nor calls size() twice; before it did, the neighbourhoods of
+/// the last thread reached one element past the end.
+struct meddling_container {
+  std::vector<double> v;
+  mutable int calls = 0;
+  ferry::around_t<double, 2>* target = nullptr;
+  const double* data() const { return v.data(); }
+  std::size_t size() const {
+    if (++calls >= 2 && target != nullptr) target->offset += 1;
+    return v.size();
+  }
+};
+
+/// out[i] = x[i] + x[i + 1] through the around argument a, next to the meddling container m.
+void pairs_with_meddler(std::vector<double>& out, const ferry::around_t<double, 2>& a,
+                        const meddling_container& m) {
+  ferry::launch(
+      {.name = "pairs_with_meddler"}, ferry::range{static_cast<index>(out.size())},
+      [] FERRY_KERNEL(index, double& r, ferry::neighbourhood<const double, 2> u,
+                      ferry::view<const double> mv) { r = u[0] + u[1] + 0.0 * mv[0]; },
+      ferry::elementwise(out), a, m);
+}
+
+/// A read-only container whose size() grows by 8 after its second call: the view a kernel gets
+/// must have the extent of the memory the launch mapped, the first answer.
+struct shifting_container {
+  std::vector<double> v;
+  mutable int calls = 0;
+  const double* data() const { return v.data(); }
+  std::size_t size() const { return ++calls > 2 ? v.size() + 8 : v.size(); }
+};
+
+/// out[i] = the view's extent, for every i.
+void extent_of(std::vector<double>& out, const shifting_container& c) {
+  ferry::launch(
+      {.name = "extent_of"}, ferry::range{static_cast<index>(out.size())},
+      [] FERRY_KERNEL(index, double& r, ferry::view<const double> v) {
+        r = static_cast<double>(v.size());
+      },
+      ferry::elementwise(out), c);
+}
+
 class around_test : public ferry_test::on_backend {};
+
+TEST_P(around_test, user_code_run_by_the_launch_cannot_change_a_checked_argument) {
+  std::vector<double> x(64);
+  for (std::size_t c = 0; c < x.size(); ++c) x[c] = static_cast<double>(c);
+  std::vector<double> out(63, -1.0);
+  auto a = ferry::around(x, ferry::stencil<2>{0, 1});  // elements [0, 63]: all in range
+  meddling_container m{std::vector<double>(4, 0.0)};
+  m.target = &a;
+  pairs_with_meddler(out, a, m);
+  for (std::size_t i = 0; i < out.size(); ++i)
+    EXPECT_EQ(out[i], x[i] + x[i + 1]) << "i " << i << ": not the offset the launch checked";
+}
+
+TEST_P(around_test, a_container_is_asked_its_size_once_per_launch) {
+  const shifting_container c{std::vector<double>(8, 1.0)};
+  std::vector<double> out(4, -1.0);
+  extent_of(out, c);
+  EXPECT_EQ(out, std::vector<double>(4, 8.0)) << "the view's extent is not the mapped one";
+  EXPECT_EQ(c.calls, 1);
+}
+
+TEST_P(around_test, an_empty_space_binds_without_overflow) {
+  // offset + lowest overflows 64 bits, but no point exists to use it (UBSan would report the
+  // overflow, which binding computed before, in the CI's sanitizer build).
+  const std::vector<double> x(4, 1.0);
+  EXPECT_EQ(probe(ferry::range{0, 0}, x, ferry::stencil<1>{std::numeric_limits<index>::min()}, -1),
+            0.0);
+}
 
 TEST_P(around_test, three_point_1d_matches_a_sequential_reference) {
   const index n = 1000;

@@ -79,9 +79,6 @@ struct around_t {
   std::span<const T> buf;
   stencil<N> points;
   index offset = 0;
-  /// The read elements (the mapping rules see around_t as a const contiguous range).
-  const T* data() const { return buf.data(); }
-  std::size_t size() const { return buf.size(); }
 };
 
 /// The neighbourhoods of c (a container or span, read-only) around each point of a launch, for
@@ -101,21 +98,23 @@ struct around_t {
 /// Errors (thrown by the launch, before anything is copied or run): launch_error "argument
 /// <pos> (neighbourhood): the neighbourhoods of the index space reach elements [lo, hi] but
 /// the buffer has n elements" when some thread's neighbourhood leaves [0, size of c); a
-/// launch_error too for a 2D or 3D space with a negative begin bound, or when the index
-/// arithmetic overflows ferry::index.
+/// launch_error too for a non-empty 2D or 3D space with a negative begin bound, or when the
+/// index arithmetic overflows ferry::index.
 /// Element k of a neighbourhood with k outside [0, N) fails as neighbourhood::operator[] says.
 /// c must be a named container or a borrowed view (std::span): a temporary owning container
-/// is rejected at compile time, as for ferry::read.
-template <class C, int N>
+/// is rejected at compile time, as for ferry::read. The offset is an integer, as a stencil's
+/// offsets are (detail::stencil_offset: a floating-point one does not compile).
+template <class C, int N, class O = index>
 requires requires(const C& c) {
   std::data(c);
   std::size(c);
-}
-auto around(C&& c, const stencil<N>& s, index offset = 0) {
+} && detail::stencil_offset<O>
+auto around(C&& c, const stencil<N>& s, O offset = O{}) {
   detail::check_not_temporary<C>();
   const auto& cc = c;
   using T = std::remove_cv_t<std::remove_reference_t<decltype(*std::data(cc))>>;
-  return around_t<T, N>{std::span<const T>(std::data(cc), std::size(cc)), s, offset};
+  return around_t<T, N>{std::span<const T>(std::data(cc), std::size(cc)), s,
+                        static_cast<index>(offset)};
 }
 
 namespace detail {
@@ -568,7 +567,8 @@ struct arg_map<A, Space, arg_kind::neighbourhood> {
     index lo = 0, hi = 0, first = 0, last = 0;
     if (!dense_bounds(s, a.offset, 1, lo, hi) || !add(lo, a.points.lowest(), first) ||
         !add(hi, a.points.highest(), last))
-      return overflow_message();
+      return "the index arithmetic of these neighbourhoods overflows a 64-bit index for this "
+             "index space";
     if (first < 0 || last >= length(a.buf))
       return "the neighbourhoods of the index space reach elements [" + std::to_string(first) +
              ", " + std::to_string(last) + "] but the buffer has " + std::to_string(length(a.buf)) +
@@ -611,7 +611,11 @@ struct arg_map<A, Space, arg_kind::neighbourhood> {
     index ni = 0, nj = 0;
     if constexpr (Space::rank >= 2) ni = s.end_i;
     if constexpr (Space::rank == 3) nj = s.end_j;
-    return bound{static_cast<const T*>(mapped[0]), a.offset + a.points.lowest(), ni, nj, a.points};
+    // offset + lowest, wrapped: exact for a launch that runs (check() proved every point's
+    // first element in range); an empty space runs nothing and reads no element.
+    const index start = static_cast<index>(static_cast<std::size_t>(a.offset) +
+                                           static_cast<std::size_t>(a.points.lowest()));
+    return bound{static_cast<const T*>(mapped[0]), start, ni, nj, a.points};
   }
   static const char* describe() { return "neighbourhood"; }
 };

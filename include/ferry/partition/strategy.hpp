@@ -832,13 +832,14 @@ inline constexpr bool outlives_call_v =
     std::is_lvalue_reference_v<C> || borrowed_range<std::remove_cvref_t<C>>;
 
 /// Rejects, with ferry's own message, a temporary owning container given to a factory that
-/// keeps a pointer to its elements (every partitioning strategy, atomic_add, read).
+/// keeps a pointer to its elements (every partitioning strategy, atomic_add, read, around).
 template <class C>
 consteval void check_not_temporary() {
   static_assert(outlives_call_v<C>,
                 "ferry: this argument is a temporary container that owns its elements; the "
-                "strategy (or atomic_add / read wrapper) keeps a pointer to them, and they are "
-                "freed at the end of the statement, so a later launch would use freed memory. "
+                "strategy (or atomic_add / read / around wrapper) keeps a pointer to them, and "
+                "they are freed at the end of the statement, so a later launch would use freed "
+                "memory. "
                 "Keep the container in a named variable that outlives the launch "
                 "(auto v = make(); ferry::elementwise(v)), or pass a std::span over storage that "
                 "does");
