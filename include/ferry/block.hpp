@@ -982,9 +982,6 @@ void dispatch_blocks(const char* name, backend b, const Blocked& space, const Ke
   }
 }
 
-}  // namespace detail
-
-namespace detail {
 /// What ferry::launch_blocks does once its compile-time checks passed, on the arguments as
 /// detail::snapshot read them: the run-time checks, the mapping, the binding, the kernel and
 /// the copy-back. See ferry::launch_blocks.

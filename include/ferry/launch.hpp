@@ -338,9 +338,6 @@ inline constexpr bool invocable_with<Space, K, std::tuple<B...>> =
                             std::declval<const typename Space::index_type&>(),
                             std::declval<typename B::state&>()))...>;
 
-}  // namespace detail
-
-namespace detail {
 /// What ferry::launch does once its compile-time checks passed, on the arguments as
 /// detail::snapshot read them (A: their types, values or references): the run-time checks,
 /// the mapping, the binding, the kernel and the copy-back. See ferry::launch.
@@ -508,6 +505,9 @@ void run_launch(const launch_config& cfg, const Space& space, const K& kernel, A
 ///   range3d, and mapped_args as the table in ferry/data/mapping.hpp says. Only written-out
 ///   parameter types (one non-template operator()) are checked for partitioned elements taken
 ///   by value; a generic kernel must take them by reference itself.
+/// Arguments: each is read once, when the launch starts (detail::snapshot: a read-only
+///   container's data() and size(), a copy of every trivially copyable argument), and the
+///   checks, the mapping and the kernel all use that one reading.
 /// Synchronisation: returns when host data written by the launch is valid on the host
 /// (interface A); launches that touch only resident data (interface B) may return before
 /// the device finishes.
