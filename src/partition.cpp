@@ -140,6 +140,7 @@ void index_set::verify() {
                   std::to_string(sorted[p - 1].second) + " and " +
                   std::to_string(sorted[p].second) + ": threads owning it would race");
   bound_ = sorted.empty() ? 0 : sorted.back().first + 1;
+  lowest_ = sorted.empty() ? 0 : sorted.front().first;
 }
 
 namespace detail {

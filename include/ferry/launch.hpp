@@ -188,10 +188,11 @@ std::string check_one(const std::remove_cvref_t<A>& a, const Space& space) {
     const auto sp = map_of<Space, A>::span_of(a);
     return byte_count_problem(sp.size(), sizeof(typename decltype(sp)::element_type));
   } else if constexpr (k == arg_kind::neighbourhood) {
-    const auto sp = map_of<Space, A>::span_of(a);
-    if (std::string m = byte_count_problem(sp.size(), sizeof(typename decltype(sp)::element_type));
-        !m.empty())
-      return m;
+    for (const auto& sp : map_of<Space, A>::spans_of(a))
+      if (std::string m =
+              byte_count_problem(sp.size(), sizeof(typename std::remove_cvref_t<decltype(sp)>::element_type));
+          !m.empty())
+        return m;
     return map_of<Space, A>::check(a, space);
   } else if constexpr (k == arg_kind::atomic) {
     return byte_count_problem(a.buf.size(), sizeof(typename decltype(a.buf)::element_type));
@@ -218,9 +219,10 @@ bool argument_ok(const std::remove_cvref_t<A>& a, const Space& space) {
     const auto sp = map_of<Space, A>::span_of(a);
     return fits(sp.size(), sizeof(typename decltype(sp)::element_type));
   } else if constexpr (k == arg_kind::neighbourhood) {
-    const auto sp = map_of<Space, A>::span_of(a);
-    return fits(sp.size(), sizeof(typename decltype(sp)::element_type)) &&
-           map_of<Space, A>::check(a, space).empty();
+    for (const auto& sp : map_of<Space, A>::spans_of(a))
+      if (!fits(sp.size(), sizeof(typename std::remove_cvref_t<decltype(sp)>::element_type)))
+        return false;
+    return map_of<Space, A>::check(a, space).empty();
   } else if constexpr (k == arg_kind::atomic) {
     return fits(a.buf.size(), sizeof(typename decltype(a.buf)::element_type));
   } else {

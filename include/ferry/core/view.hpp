@@ -34,6 +34,7 @@
 #include <cstdio>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "ferry/core/config.hpp"
 #include "ferry/core/error.hpp"
@@ -561,7 +562,68 @@ struct neighbourhood_access {
   FERRY_HOST_DEVICE FERRY_INLINE static neighbourhood<T, N> make(T* first, const stencil<N>& s) {
     return neighbourhood<T, N>(first, s, nullptr);
   }
+  /// The neighbourhoods of M arrays at one point: first[m] is array m's element at the centre
+  /// plus the stencil's lowest offset.
+  template <class T, int N, int M>
+  FERRY_HOST_DEVICE FERRY_INLINE static auto make_all(T* const (&first)[M], const stencil<N>& s);
 };
+}  // namespace detail
+
+/// The neighbourhoods of M arrays at one point of a launch, read at the same stencil: what the
+/// kernel receives for `ferry::around(s, a0, a1, ...)` (data/mapping.hpp), whose launch proved
+/// every thread's neighbourhoods in range before it ran. `get<m>()` is array m's
+/// ferry::neighbourhood<T, N> (element k: a_m[centre + s.offset(k)]); the M neighbourhoods
+/// share the stencil and the centre, so a kernel computes each point's position once, not once
+/// per array. Structured bindings name them: `auto [x, y, z] = n;`.
+///
+/// Shapes: N >= 1 stencil points, M >= 1 arrays; T const (a neighbourhood reads only).
+template <class T, int N, int M>
+class neighbourhoods {
+  static_assert(std::is_const_v<T>,
+                "ferry::neighbourhoods: neighbourhoods read only; their element type is const");
+  static_assert(M >= 1, "ferry::neighbourhoods: at least one array");
+
+ public:
+  using element_type = T;
+  /// Rejected at compile time: only the launch of a ferry::around argument makes them (its
+  /// checks are there).
+  template <bool Never = false>
+  FERRY_HOST_DEVICE constexpr neighbourhoods() {
+    static_assert(Never,
+                  "ferry::neighbourhoods: only a launch of ferry::around makes neighbourhoods (its "
+                  "elements are checked there); a default-constructed one would read memory no "
+                  "check covers");
+  }
+  /// Array I's neighbourhood, 0 <= I < M (checked at compile time).
+  template <int I>
+  FERRY_HOST_DEVICE FERRY_INLINE neighbourhood<T, N> get() const {
+    static_assert(I >= 0 && I < M, "ferry::neighbourhoods::get<I>: I must lie in [0, M)");
+    return detail::neighbourhood_access::make(first_[I], s_);
+  }
+  /// M, the number of arrays.
+  FERRY_HOST_DEVICE static constexpr int count() {
+    return M;
+  }
+  /// N, the number of elements of each neighbourhood.
+  FERRY_HOST_DEVICE static constexpr index size() {
+    return N;
+  }
+
+ private:
+  friend struct detail::neighbourhood_access;
+  FERRY_HOST_DEVICE FERRY_INLINE neighbourhoods(T* const (&first)[M], const stencil<N>& s) : s_(s) {
+    for (int m = 0; m < M; ++m) first_[m] = first[m];
+  }
+  T* first_[M];  // array m's element at the centre + s.lowest()
+  stencil<N> s_;
+};
+
+namespace detail {
+template <class T, int N, int M>
+FERRY_HOST_DEVICE FERRY_INLINE auto neighbourhood_access::make_all(T* const (&first)[M],
+                                                                   const stencil<N>& s) {
+  return neighbourhoods<T, N, M>(first, s);
+}
 }  // namespace detail
 
 /// N elements of a view at a fixed stride, checked once where view::window made it: element k
@@ -962,3 +1024,12 @@ inline constexpr bool takes_fault_flag<view3d<T>> = true;
 }  // namespace detail
 
 }  // namespace ferry
+
+/// Structured bindings of ferry::neighbourhoods: `auto [x, y, z] = n;` names its M
+/// neighbourhoods in order (get<I>()).
+template <class T, int N, int M>
+struct std::tuple_size<ferry::neighbourhoods<T, N, M>> : std::integral_constant<std::size_t, M> {};
+template <std::size_t I, class T, int N, int M>
+struct std::tuple_element<I, ferry::neighbourhoods<T, N, M>> {
+  using type = ferry::neighbourhood<T, N>;
+};

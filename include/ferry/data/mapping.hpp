@@ -117,6 +117,115 @@ auto around(C&& c, const stencil<N>& s, O offset = O{}) {
                         static_cast<index>(offset)};
 }
 
+/// Read-only stencil over several arrays: `ferry::around(s, a0, a1, ...)` gives the thread at
+/// each point of a launch the ferry::neighbourhoods<const T, N, M> of the M arrays around one
+/// centre, read at the same stencil s: array m's element k is a_m[c + s.offset(k)]. The centre
+/// c is the point's dense position (as for around(v, s)) or, with an index list,
+/// `ferry::around(s, set, a0, a1, ...)`, the entry set[i] of the point i of a 1D launch (the
+/// zone an indirect partition over the same set gives that thread). The launch checks every
+/// thread's neighbourhoods in every array once, on the host, before anything runs, so the
+/// kernel's accesses carry no bounds check; and the M arrays share one stencil and one centre,
+/// so a kernel computes each point's position once, not once per array.
+///
+/// Shapes: T the arrays' common element type (a kernel value, as for ferry::read); N >= 1
+/// stencil points; M >= 1 arrays. Indirect: centres from an index_set.
+template <class T, int N, int M, bool Indirect>
+struct around_n_t {
+  using value_type = T;
+  static constexpr int points_count = N;
+  static constexpr int arrays_count = M;
+  static constexpr bool indirect = Indirect;
+  std::array<std::span<const T>, M> bufs;
+  stencil<N> points;
+  std::span<const index> centres = {};  // Indirect: the index list
+  index centres_lowest = 0;             // Indirect: its smallest entry
+  index centres_highest = 0;            // Indirect: its largest entry (unused when empty)
+};
+
+namespace detail {
+/// A named container or span whose elements a read-only argument may read (an index_set is
+/// not one: it gives a launch its centres).
+template <class C>
+concept readable_array = requires(const C& c) {
+  std::data(c);
+  std::size(c);
+} && !std::same_as<std::remove_cvref_t<C>, index_set>;
+template <class C>
+using read_element_t =
+    std::remove_cv_t<std::remove_reference_t<decltype(*std::data(std::declval<const C&>()))>>;
+/// The read-only span of a container or span.
+template <class C>
+std::span<const read_element_t<C>> read_span(const C& c) {
+  return std::span<const read_element_t<C>>(std::data(c), std::size(c));
+}
+template <class T, class... Cs>
+consteval void check_same_elements() {
+  static_assert((std::is_same_v<T, read_element_t<Cs>> && ...),
+                "ferry::around: the arrays of one stencil must hold the same element type; pass "
+                "arrays of different types as separate ferry::around arguments");
+}
+}  // namespace detail
+
+/// The neighbourhoods of the arrays a0, a1, ... (containers or spans, read-only, one element
+/// type) around each point's dense position, at one stencil s; see around_n_t. Example, the
+/// eight corners of a hexahedron in three coordinate arrays:
+///
+///   ferry::launch({}, ferry::range{first, last + 1},
+///       [] FERRY_KERNEL(ferry::index, double& v, ferry::neighbourhoods<const double, 8, 3> c) {
+///         const auto [x, y, z] = c;
+///         v = volume(x, y, z);   // x[k] = x_array[i + corners.offset(k)], ...
+///       }, ferry::elementwise(vol), ferry::around(corners, x, y, z));
+///
+/// Errors (thrown by the launch, before anything is copied or run): launch_error "argument
+/// <pos> (neighbourhood): the neighbourhoods of the index space reach elements [lo, hi] but
+/// array m has n elements" when some thread's neighbourhood leaves array m; the other errors
+/// of around(v, s). Every array must be a named container or a std::span (a temporary owning
+/// container does not compile), and all must hold the same element type.
+template <int N, class C0, class... Cs>
+requires detail::readable_array<C0> && (detail::readable_array<Cs> && ...)
+auto around(const stencil<N>& s, C0&& a0, Cs&&... as) {
+  detail::check_not_temporary<C0>();
+  (detail::check_not_temporary<Cs>(), ...);
+  using T = detail::read_element_t<C0>;
+  detail::check_same_elements<T, Cs...>();
+  return around_n_t<T, N, 1 + sizeof...(Cs), false>{
+      {detail::read_span(a0), detail::read_span(as)...}, s};
+}
+
+/// The neighbourhoods of the arrays a0, a1, ... around the entries of an index list: the
+/// thread at point i of a 1D launch reads them around centre set[i]; see around_n_t. Example,
+/// DEL_DOT_VEC_2D's four corners of each real zone z, in four arrays:
+///
+///   ferry::launch({}, ferry::range{zones.size()},
+///       [] FERRY_KERNEL(ferry::index, ferry::indexed_ref<double> div,
+///                       ferry::neighbourhoods<const double, 4, 4> c) { ... },
+///       ferry::write_only(ferry::indirect(div, zones)),
+///       ferry::around(corners, zones, x, y, xdot, ydot));
+///
+/// Errors (thrown by the launch, before anything is copied or run): launch_error when the
+/// index space is not inside [0, set.size()) ("the index space [b, e) does not fit the index
+/// list of n entries"), or when the neighbourhoods of the list's entries leave an array ("the
+/// neighbourhoods of the index list's entries reach elements [lo, hi] but array m has n
+/// elements"). The check covers every entry of the list, launched or not, so it costs O(1):
+/// the set knows its smallest and largest entry from its construction. The set must be a named
+/// variable that outlives the launch (a temporary does not compile), as for ferry::indirect.
+template <int N, class Set, class C0, class... Cs>
+requires std::same_as<std::remove_cvref_t<Set>, index_set> && detail::readable_array<C0> &&
+    (detail::readable_array<Cs> && ...)
+auto around(const stencil<N>& s, Set&& set, C0&& a0, Cs&&... as) {
+  static_assert(std::is_lvalue_reference_v<Set>,
+                "ferry::around: the index_set is a temporary; the argument keeps a pointer to "
+                "its list, which would dangle after this statement. Build the set once in a "
+                "named variable that outlives the launch");
+  detail::check_not_temporary<C0>();
+  (detail::check_not_temporary<Cs>(), ...);
+  using T = detail::read_element_t<C0>;
+  detail::check_same_elements<T, Cs...>();
+  return around_n_t<T, N, 1 + sizeof...(Cs), true>{
+      {detail::read_span(a0), detail::read_span(as)...}, s, set.indices(), set.lowest(),
+      set.bound() - 1};
+}
+
 namespace detail {
 
 template <class T>
@@ -133,6 +242,13 @@ template <class D>
 inline constexpr bool is_around_v = false;
 template <class T, int N>
 inline constexpr bool is_around_v<around_t<T, N>> = true;
+template <class T, int N, int M, bool I>
+inline constexpr bool is_around_v<around_n_t<T, N, M, I>> = true;
+/// Whether D is a ferry::around argument over several arrays (around_n_t).
+template <class D>
+inline constexpr bool is_around_n_v = false;
+template <class T, int N, int M, bool I>
+inline constexpr bool is_around_n_v<around_n_t<T, N, M, I>> = true;
 
 /// A container whose elements live in one contiguous block (vector, span, ferry::array, ...).
 /// std::array is a value (it is copied like a struct), not a container.
@@ -542,12 +658,13 @@ struct arg_map<A, Space, arg_kind::read> {
 /// neighbourhood of the buffer around x's dense position (around_t), which check() proves in
 /// range for every point of the space before the launch runs: the accesses carry no check.
 template <class A, class Space>
-struct arg_map<A, Space, arg_kind::neighbourhood> {
+requires(!is_around_n_v<std::remove_cvref_t<A>>) struct arg_map<A, Space, arg_kind::neighbourhood> {
   using D = std::remove_cvref_t<A>;
   using T = typename D::value_type;
   static constexpr int N = D::points_count;
   static constexpr int regions = 1;
-  static std::span<const T> span_of(const D& a) { return a.buf; }
+  /// The buffers the launch checks the byte counts of.
+  static std::array<std::span<const T>, 1> spans_of(const D& a) { return {a.buf}; }
   static std::array<region, 1> get_regions(const D& a) {
     return {region{a.buf.data(), a.buf.size_bytes(), access::read}};
   }
@@ -616,6 +733,118 @@ struct arg_map<A, Space, arg_kind::neighbourhood> {
     const index start = static_cast<index>(static_cast<std::size_t>(a.offset) +
                                            static_cast<std::size_t>(a.points.lowest()));
     return bound{static_cast<const T*>(mapped[0]), start, ni, nj, a.points};
+  }
+  static const char* describe() { return "neighbourhood"; }
+};
+
+/// Read-only stencil over M arrays (ferry::around(s, a0, a1, ...), around_n_t): M read regions
+/// and, with an index list, the list (read); the thread at point x receives the
+/// neighbourhoods of the M arrays around one centre (x's dense position, or the list's entry
+/// x), which check() proves in range for every point of the space and every array before the
+/// launch runs: the accesses carry no check.
+template <class A, class Space>
+requires is_around_n_v<std::remove_cvref_t<A>>
+struct arg_map<A, Space, arg_kind::neighbourhood> {
+  using D = std::remove_cvref_t<A>;
+  using T = typename D::value_type;
+  static constexpr int N = D::points_count;
+  static constexpr int M = D::arrays_count;
+  static constexpr bool indirect = D::indirect;
+  static_assert(!indirect || Space::rank == 1,
+                "ferry::around with an index_set: the launch's index space must be a 1D "
+                "ferry::range (point i reads around the list's entry i)");
+  static constexpr int regions = indirect ? M + 1 : M;
+  /// The buffers the launch checks the byte counts of.
+  static std::array<std::span<const T>, M> spans_of(const D& a) { return a.bufs; }
+  static std::array<region, regions> get_regions(const D& a) {
+    std::array<region, regions> r{};
+    for (int m = 0; m < M; ++m)
+      r[m] = region{a.bufs[m].data(), a.bufs[m].size_bytes(), access::read};
+    if constexpr (indirect) r[M] = region{a.centres.data(), a.centres.size_bytes(), access::read};
+    return r;
+  }
+  /// "" if every element c + s.offset(k) the launch's threads reach (c a point's centre) lies
+  /// inside every array, else the reason. Dense centres: exact, as for around(v, s). Centres
+  /// from an index list: the list's smallest and largest entries bound every centre, launched
+  /// or not (the list's entries are fixed when the index_set is built).
+  static std::string check(const D& a, const Space& s) {
+    if (std::string m = check_index_space(s); !m.empty()) return m;
+    if (s.size() == 0) return {};
+    index first = 0, last = 0;
+    const char* what = "index space";
+    if constexpr (indirect) {
+      if (s.begin < 0 || s.end > length(a.centres))
+        return "the index space [" + std::to_string(s.begin) + ", " + std::to_string(s.end) +
+               ") does not fit the index list of " + std::to_string(length(a.centres)) +
+               " entries";
+      if (!add(a.centres_lowest, a.points.lowest(), first) ||
+          !add(a.centres_highest, a.points.highest(), last))
+        return "the index arithmetic of these neighbourhoods overflows a 64-bit index for this "
+               "index list";
+      what = "index list's entries";
+    } else {
+      if constexpr (Space::rank == 2) {
+        if (s.begin_i < 0 || s.begin_j < 0)
+          return "around over a 2D space needs begin bounds >= 0";
+      } else if constexpr (Space::rank == 3) {
+        if (s.begin_i < 0 || s.begin_j < 0 || s.begin_k < 0)
+          return "around over a 3D space needs begin bounds >= 0";
+      }
+      index lo = 0, hi = 0;
+      if (!dense_bounds(s, 0, 1, lo, hi) || !add(lo, a.points.lowest(), first) ||
+          !add(hi, a.points.highest(), last))
+        return "the index arithmetic of these neighbourhoods overflows a 64-bit index for this "
+               "index space";
+    }
+    for (int m = 0; m < M; ++m)
+      if (first < 0 || last >= length(a.bufs[m]))
+        return std::string("the neighbourhoods of the ") + what + " reach elements [" +
+               std::to_string(first) + ", " + std::to_string(last) + "] but array " +
+               std::to_string(m) + " has " + std::to_string(length(a.bufs[m])) + " elements";
+    return {};
+  }
+  struct bound {
+    const T* p[M];      // the mapped arrays
+    const index* list;  // the mapped index list (indirect), else null
+    index start;        // the stencil's lowest offset
+    index ni, nj;       // the space's end bounds along i and j (2D, 3D)
+    stencil<N> points;  // the stencil
+    using state = char;
+    FERRY_HOST_DEVICE FERRY_INLINE index centre(index i) const {
+      if constexpr (indirect)
+        return list[i];
+      else
+        return i;
+    }
+    FERRY_HOST_DEVICE FERRY_INLINE index centre(index2 x) const { return x.i + ni * x.j; }
+    FERRY_HOST_DEVICE FERRY_INLINE index centre(index3 x) const {
+      return x.i + ni * (x.j + nj * x.k);
+    }
+    template <class I>
+    FERRY_HOST_DEVICE FERRY_INLINE neighbourhoods<const T, N, M> get(const I& idx, state&) const {
+      const index at = start + centre(idx);
+      const T* first[M];
+      for (int m = 0; m < M; ++m) first[m] = p[m] + at;
+      return neighbourhood_access::make_all(first, points);
+    }
+    /// The same neighbourhoods with the space's end bounds ni, nj given again (== what bind()
+    /// set).
+    FERRY_HOST_DEVICE FERRY_INLINE bound respaced(index ni_, index nj_) const {
+      bound b = *this;
+      b.ni = ni_;
+      b.nj = nj_;
+      return b;
+    }
+  };
+  static bound bind(const D& a, const Space& s, void* const* mapped) {
+    bound b{};
+    for (int m = 0; m < M; ++m) b.p[m] = static_cast<const T*>(mapped[m]);
+    if constexpr (indirect) b.list = static_cast<const index*>(mapped[M]);
+    if constexpr (Space::rank >= 2) b.ni = s.end_i;
+    if constexpr (Space::rank == 3) b.nj = s.end_j;
+    b.start = a.points.lowest();
+    b.points = a.points;
+    return b;
   }
   static const char* describe() { return "neighbourhood"; }
 };

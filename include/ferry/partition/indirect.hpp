@@ -34,6 +34,8 @@ class index_set {
   /// One past the largest index (0 if empty): the smallest buffer length the set fits. At most
   /// 2^62, so the + 1 never overflows.
   index bound() const { return bound_; }
+  /// The smallest index (0 if empty).
+  index lowest() const { return lowest_; }
   /// Read-only access to the list.
   std::span<const index> indices() const { return {list_.data(), list_.size()}; }
   /// The list's storage (the host region a launch maps).
@@ -44,6 +46,7 @@ class index_set {
   void verify();  // out of line (src/partition.cpp): sorts the list once
   std::vector<index> list_;
   index bound_ = 0;
+  index lowest_ = 0;
 };
 
 /// What a thread of an indirect partition receives: its element and where it lives.
