@@ -137,9 +137,9 @@ struct around_n_t {
   static constexpr bool indirect = Indirect;
   std::array<std::span<const T>, M> bufs;
   stencil<N> points;
-  std::span<const index> centres = {};  // Indirect: the index list
-  index centres_lowest = 0;             // Indirect: its smallest entry
-  index centres_highest = 0;            // Indirect: its largest entry (unused when empty)
+  /// Indirect: the index list, read when the launch starts (as ferry::indirect reads its set),
+  /// so a set reassigned between building the argument and launching it is the one checked.
+  const index_set* centres = nullptr;
 };
 
 namespace detail {
@@ -222,8 +222,7 @@ auto around(const stencil<N>& s, Set&& set, C0&& a0, Cs&&... as) {
   using T = detail::read_element_t<C0>;
   detail::check_same_elements<T, Cs...>();
   return around_n_t<T, N, 1 + sizeof...(Cs), true>{
-      {detail::read_span(a0), detail::read_span(as)...}, s, set.indices(), set.lowest(),
-      set.bound() - 1};
+      {detail::read_span(a0), detail::read_span(as)...}, s, &set};
 }
 
 namespace detail {
@@ -760,7 +759,10 @@ struct arg_map<A, Space, arg_kind::neighbourhood> {
     std::array<region, regions> r{};
     for (int m = 0; m < M; ++m)
       r[m] = region{a.bufs[m].data(), a.bufs[m].size_bytes(), access::read};
-    if constexpr (indirect) r[M] = region{a.centres.data(), a.centres.size_bytes(), access::read};
+    if constexpr (indirect) {
+      const std::span<const index> list = a.centres->indices();
+      r[M] = region{list.data(), list.size_bytes(), access::read};
+    }
     return r;
   }
   /// "" if every element c + s.offset(k) the launch's threads reach (c a point's centre) lies
@@ -773,12 +775,13 @@ struct arg_map<A, Space, arg_kind::neighbourhood> {
     index first = 0, last = 0;
     const char* what = "index space";
     if constexpr (indirect) {
-      if (s.begin < 0 || s.end > length(a.centres))
+      const index_set& set = *a.centres;
+      if (s.begin < 0 || s.end > set.size())
         return "the index space [" + std::to_string(s.begin) + ", " + std::to_string(s.end) +
-               ") does not fit the index list of " + std::to_string(length(a.centres)) +
-               " entries";
-      if (!add(a.centres_lowest, a.points.lowest(), first) ||
-          !add(a.centres_highest, a.points.highest(), last))
+               ") does not fit the index list of " + std::to_string(set.size()) + " entries";
+      // set.size() > 0 here (the space is not empty), so bound() - 1 is its largest entry.
+      if (!add(set.lowest(), a.points.lowest(), first) ||
+          !add(set.bound() - 1, a.points.highest(), last))
         return "the index arithmetic of these neighbourhoods overflows a 64-bit index for this "
                "index list";
       what = "index list's entries";

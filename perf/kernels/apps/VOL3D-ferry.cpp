@@ -24,9 +24,8 @@ ferry::stencil<8> corners(const VOL3D& k) {
 }
 
 /// Volume of the hexahedron whose corners x[c], y[c], z[c] are element c of P (c = 0 ... 7, see
-/// corners), in ref_seq's operation order. P is a ferry::neighbourhood (safe variants: one
-/// bounds check per array and zone, made where the kernel calls view::around) or raw_points
-/// (ferry_C).
+/// corners), in ref_seq's operation order. P is a ferry::neighbourhood (safe variants: checked
+/// by the launch of their ferry::around argument) or raw_points (ferry_C).
 template <class P>
 FERRY_HOST_DEVICE FERRY_INLINE Real_type hex_volume(const P& x, const P& y, const P& z,
                                                     Real_type vnormq) {
@@ -49,18 +48,19 @@ FERRY_HOST_DEVICE FERRY_INLINE Real_type hex_volume(const P& x, const P& y, cons
 }
 
 /// One rep: one launch over [fpz, lpz]. Shared by ferry_A and ferry_B, which differ only in
-/// where the data lives. Each of x, y, z is read through one neighbourhood per zone
-/// (view::around): three bounds checks per zone instead of 24.
+/// where the data lives. x, y and z are one ferry::around argument at the corners' stencil: the
+/// launch checks every zone's corners in all three arrays once, on the host, so the kernel's 24
+/// reads carry no check, and the three arrays share each corner's position.
 void rep(VOL3D& k) {
   ferry::launch(
       {.name = "VOL3D"}, ferry::range{k.m_fpz, k.m_lpz + 1},
-      [] FERRY_KERNEL(const ferry::index i, Real_type& vol, ferry::view<const Real_type> x,
-                      ferry::view<const Real_type> y, ferry::view<const Real_type> z,
-                      ferry::stencil<8> hex, Real_type vnormq) {
-        vol = hex_volume(x.around(i, hex), y.around(i, hex), z.around(i, hex), vnormq);
+      [] FERRY_KERNEL(const ferry::index, Real_type& vol,
+                      ferry::neighbourhoods<const Real_type, 8, 3> xyz, Real_type vnormq) {
+        const auto [x, y, z] = xyz;
+        vol = hex_volume(x, y, z, vnormq);
       },
-      ferry::write_only(ferry::elementwise(k.m_vol)), std::as_const(k.m_x), std::as_const(k.m_y),
-      std::as_const(k.m_z), corners(k), k.m_vnormq);
+      ferry::write_only(ferry::elementwise(k.m_vol)), ferry::around(corners(k), k.m_x, k.m_y, k.m_z),
+      k.m_vnormq);
 }
 
 void run_ferry_a(VOL3D& k, int reps, rep_timer& t) {
