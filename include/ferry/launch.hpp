@@ -189,8 +189,8 @@ std::string check_one(const std::remove_cvref_t<A>& a, const Space& space) {
     return byte_count_problem(sp.size(), sizeof(typename decltype(sp)::element_type));
   } else if constexpr (k == arg_kind::neighbourhood) {
     for (const auto& sp : map_of<Space, A>::spans_of(a))
-      if (std::string m =
-              byte_count_problem(sp.size(), sizeof(typename std::remove_cvref_t<decltype(sp)>::element_type));
+      if (std::string m = byte_count_problem(
+              sp.size(), sizeof(typename std::remove_cvref_t<decltype(sp)>::element_type));
           !m.empty())
         return m;
     return map_of<Space, A>::check(a, space);

@@ -569,6 +569,49 @@ TEST_P(around_many_test, a_list_entry_whose_neighbourhood_leaves_an_array_is_ref
   EXPECT_EQ(out, std::vector<double>(8, -7.0)) << "a refused launch changed its output";
 }
 
+TEST_P(around_many_test, a_set_reassigned_after_the_argument_was_built_is_the_one_checked) {
+  // Found by attack: the argument copied the set's list and its smallest and largest entries
+  // when it was built, so a set assigned afterwards (same size: the vector kept its storage)
+  // was read by the kernel but not checked (out-of-bounds reads), and a set move-assigned
+  // afterwards left the kernel reading the freed old list. The argument now reads the set when
+  // the launch starts, as ferry::indirect does.
+  const std::vector<double> x = pattern(8, 0);
+  const ferry::stencil<3> s{-1, 0, 1};
+  std::vector<double> out(4, -7.0);
+  const auto launch_with = [&](const auto& arg) {
+    ferry::launch(
+        {.name = "reassigned"}, ferry::range{4},
+        [] FERRY_KERNEL(index, double& o, ferry::neighbourhoods<const double, 3, 1> n) {
+          const auto [a] = n;
+          o = a[0] + a[1] + a[2];
+        },
+        ferry::elementwise(out), arg);
+  };
+  for (const bool move : {false, true}) {
+    ferry::index_set set(std::vector<index>{1, 2, 3, 4});
+    const auto arg = ferry::around(s, set, x);
+    const ferry::index_set near(std::vector<index>{4, 5, 6, 7});  // 7 + 1 is past x
+    if (move)
+      set = ferry::index_set(std::vector<index>{4, 5, 6, 7});
+    else
+      set = near;
+    const std::string m = refusal([&] { launch_with(arg); });
+    EXPECT_TRUE(contains(m,
+                         "reassigned: argument 2 (neighbourhood): the neighbourhoods of the index "
+                         "list's entries reach elements [3, 8] but array 0 has 8 elements"))
+        << (move ? "move: " : "copy: ") << m;
+    EXPECT_EQ(out, std::vector<double>(4, -7.0)) << "a refused launch changed its output";
+    // And the set the launch reads is the one it runs with: entries 1 ... 4 again, in range.
+    set = ferry::index_set(std::vector<index>{4, 3, 2, 1});
+    ASSERT_EQ(refusal([&] { launch_with(arg); }), "ran");
+    for (index i = 0; i < 4; ++i) {
+      const index c = 4 - i;
+      EXPECT_EQ(out[static_cast<std::size_t>(i)], at(x, c - 1) + at(x, c) + at(x, c + 1)) << i;
+    }
+    out.assign(4, -7.0);
+  }
+}
+
 TEST_P(around_many_test, negative_begin_bounds_in_2d_and_3d_are_refused) {
   // No elementwise output here (it refuses such spaces itself, as argument 1): the around
   // argument's own check.

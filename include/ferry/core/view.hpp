@@ -601,13 +601,9 @@ class neighbourhoods {
     return detail::neighbourhood_access::make(first_[I], s_);
   }
   /// M, the number of arrays.
-  FERRY_HOST_DEVICE static constexpr int count() {
-    return M;
-  }
+  FERRY_HOST_DEVICE static constexpr int count() { return M; }
   /// N, the number of elements of each neighbourhood.
-  FERRY_HOST_DEVICE static constexpr index size() {
-    return N;
-  }
+  FERRY_HOST_DEVICE static constexpr index size() { return N; }
 
  private:
   friend struct detail::neighbourhood_access;

@@ -149,7 +149,8 @@ template <class C>
 concept readable_array = requires(const C& c) {
   std::data(c);
   std::size(c);
-} && !std::same_as<std::remove_cvref_t<C>, index_set>;
+}
+&&!std::same_as<std::remove_cvref_t<C>, index_set>;
 template <class C>
 using read_element_t =
     std::remove_cv_t<std::remove_reference_t<decltype(*std::data(std::declval<const C&>()))>>;
@@ -182,8 +183,8 @@ consteval void check_same_elements() {
 /// of around(v, s). Every array must be a named container or a std::span (a temporary owning
 /// container does not compile), and all must hold the same element type.
 template <int N, class C0, class... Cs>
-requires detail::readable_array<C0> && (detail::readable_array<Cs> && ...)
-auto around(const stencil<N>& s, C0&& a0, Cs&&... as) {
+requires detail::readable_array<C0> &&
+    (detail::readable_array<Cs>&&...) auto around(const stencil<N>& s, C0&& a0, Cs&&... as) {
   detail::check_not_temporary<C0>();
   (detail::check_not_temporary<Cs>(), ...);
   using T = detail::read_element_t<C0>;
@@ -211,8 +212,8 @@ auto around(const stencil<N>& s, C0&& a0, Cs&&... as) {
 /// variable that outlives the launch (a temporary does not compile), as for ferry::indirect.
 template <int N, class Set, class C0, class... Cs>
 requires std::same_as<std::remove_cvref_t<Set>, index_set> && detail::readable_array<C0> &&
-    (detail::readable_array<Cs> && ...)
-auto around(const stencil<N>& s, Set&& set, C0&& a0, Cs&&... as) {
+    (detail::readable_array<Cs>&&...) auto around(const stencil<N>& s, Set&& set, C0&& a0,
+                                                  Cs&&... as) {
   static_assert(std::is_lvalue_reference_v<Set>,
                 "ferry::around: the index_set is a temporary; the argument keeps a pointer to "
                 "its list, which would dangle after this statement. Build the set once in a "
@@ -787,8 +788,7 @@ struct arg_map<A, Space, arg_kind::neighbourhood> {
       what = "index list's entries";
     } else {
       if constexpr (Space::rank == 2) {
-        if (s.begin_i < 0 || s.begin_j < 0)
-          return "around over a 2D space needs begin bounds >= 0";
+        if (s.begin_i < 0 || s.begin_j < 0) return "around over a 2D space needs begin bounds >= 0";
       } else if constexpr (Space::rank == 3) {
         if (s.begin_i < 0 || s.begin_j < 0 || s.begin_k < 0)
           return "around over a 3D space needs begin bounds >= 0";

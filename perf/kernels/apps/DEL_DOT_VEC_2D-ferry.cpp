@@ -69,8 +69,7 @@ void rep(DEL_DOT_VEC_2D& k, const ferry::index_set& zones) {
         div.value = zone_div(x, y, fx, fy, half, ptiny);
       },
       ferry::write_only(ferry::indirect(k.m_div, zones)),
-      ferry::around(zone_nodes(k), zones, k.m_x, k.m_y, k.m_xdot, k.m_ydot), k.m_half,
-      k.m_ptiny);
+      ferry::around(zone_nodes(k), zones, k.m_x, k.m_y, k.m_xdot, k.m_ydot), k.m_half, k.m_ptiny);
 }
 
 void run_ferry_a(DEL_DOT_VEC_2D& k, int reps, rep_timer& t) {

@@ -88,8 +88,8 @@ void rep(MATVEC_3D_STENCIL& k, const ferry::index_set& zones) {
       [] FERRY_KERNEL(const ferry::index, ferry::indexed_ref<Real_type> b,
                       ferry::neighbourhoods<const Real_type, 27, 15> rows) {
         const auto [x, dbl, dbc, dbr, dcl, dcc, dcr, dfl, dfc, dfr, cbl, cbc, cbr, ccl, ccc] = rows;
-        b.value = stencil_row_at(x, dbl, dbc, dbr, dcl, dcc, dcr, dfl, dfc, dfr, cbl, cbc, cbr, ccl,
-                                 ccc);
+        b.value =
+            stencil_row_at(x, dbl, dbc, dbr, dcl, dcc, dcr, dfl, dfc, dfr, cbl, cbc, cbr, ccl, ccc);
       },
       ferry::write_only(ferry::indirect(k.m_b, zones)),
       ferry::around(points(k), zones, k.m_x, k.m_dbl, k.m_dbc, k.m_dbr, k.m_dcl, k.m_dcc, k.m_dcr,

@@ -59,8 +59,8 @@ void rep(VOL3D& k) {
         const auto [x, y, z] = xyz;
         vol = hex_volume(x, y, z, vnormq);
       },
-      ferry::write_only(ferry::elementwise(k.m_vol)), ferry::around(corners(k), k.m_x, k.m_y, k.m_z),
-      k.m_vnormq);
+      ferry::write_only(ferry::elementwise(k.m_vol)),
+      ferry::around(corners(k), k.m_x, k.m_y, k.m_z), k.m_vnormq);
 }
 
 void run_ferry_a(VOL3D& k, int reps, rep_timer& t) {
