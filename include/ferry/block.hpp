@@ -750,6 +750,11 @@ struct block_geometry {
   index begin[3];
   index end[3];
   index blocks[3];
+  /// Whether a GPU grid runs the blocks along k on its x dimension and those along i on its z
+  /// (blocks along j stay on y): a grid holds 2^31 - 1 blocks along x but only 65535 along z,
+  /// so a space with more blocks along k than that (a block per element of a finite-element
+  /// mesh) launches with them on x. Set by geometry_of; host executors ignore it.
+  bool k_on_grid_x;
 };
 
 template <class Blocked>
@@ -768,6 +773,7 @@ block_geometry geometry_of(const typename Blocked::space_type& s) {
   // Extents are checked (check_index_space) before, so end - begin and the sums cannot overflow.
   const index b[3] = {Blocked::bx, Blocked::by, Blocked::bz};
   for (int d = 0; d < 3; ++d) g.blocks[d] = (g.end[d] - g.begin[d] + b[d] - 1) / b[d];
+  g.k_on_grid_x = g.blocks[2] > index{gpu::max_grid_yz};
   return g;
 }
 
@@ -779,13 +785,17 @@ block_geometry geometry_of(const typename Blocked::space_type& s) {
 /// x and gpu::max_grid_yz along y and z; on AMD GPUs gpu::max_grid_threads_x threads along x, as
 /// blocks times `block_x`, the blocked space's bx; the block kernels do not stride), on every
 /// backend and before anything is copied, so that a block launch that runs on the host also
-/// launches on every GPU. An empty dimension has 0 blocks, an inverted one (end < begin, also
-/// empty) a negative count: either way the launch runs nothing and is not refused, whatever the
-/// other dimensions need.
+/// launches on every GPU. The grid is the one the device backend launches: with more than
+/// 65535 blocks along k, those run on the grid's x and the blocks along i on its z
+/// (block_geometry::k_on_grid_x). An empty dimension has 0 blocks, an inverted one (end <
+/// begin, also empty) a negative count: either way the launch runs nothing and is not refused,
+/// whatever the other dimensions need.
 inline void check_block_grid(const char* kernel, const block_geometry& g, index block_x) {
   if (g.blocks[0] <= 0 || g.blocks[1] <= 0 || g.blocks[2] <= 0) return;  // launches nothing
-  if (g.blocks[0] > gpu::max_grid_x || g.blocks[0] * block_x > gpu::max_grid_threads_x ||
-      g.blocks[1] > index{gpu::max_grid_yz} || g.blocks[2] > index{gpu::max_grid_yz})
+  const index on_x = g.k_on_grid_x ? g.blocks[2] : g.blocks[0];
+  const index on_z = g.k_on_grid_x ? g.blocks[0] : g.blocks[2];
+  if (on_x > gpu::max_grid_x || on_x * block_x > gpu::max_grid_threads_x ||
+      g.blocks[1] > index{gpu::max_grid_yz} || on_z > index{gpu::max_grid_yz})
     throw_block_grid_error(kernel, g.blocks, block_x);
 }
 

@@ -93,6 +93,23 @@ void blocks_2d(ferry::range2d space, std::vector<double>& out) {
       ferry::elementwise(out));
 }
 
+/// A 3D block launch of 2 x 1 x 1 blocks over a range3d with end_j 1 writing, at element
+/// i + ni * k (elementwise's dense layout, ni the space's end_i), that position, plus 0.25 for
+/// every thread whose block and local indices disagree with its global index.
+void blocks_3d_write(ferry::range3d space, std::vector<double>& out) {
+  ferry::launch_blocks(
+      {.name = "grid_blocks_3d_write"}, ferry::blocks<2, 1, 1>(space),
+      ferry::block_kernel<double>(ferry::finish(
+          [] FERRY_KERNEL(const ferry::block_thread<ferry::index3>& th, const double&, double& o,
+                          ferry::index ni, ferry::index bi, ferry::index bk) {
+            const bool consistent = th.global.i == bi + 2 * th.block.i + th.local.i &&
+                                    th.global.k == bk + th.block.k && th.local.k == 0 &&
+                                    th.block.j == 0 && th.inside;
+            o = static_cast<double>(th.global.i + ni * th.global.k) + (consistent ? 0.0 : 0.25);
+          })),
+      ferry::elementwise(out), space.end_i, space.begin_i, space.begin_k);
+}
+
 /// A 3D block launch of 1 x 1 x 1 blocks that reads `x`.
 void blocks_3d(ferry::range3d space, const std::vector<double>& x) {
   ferry::launch_blocks(
@@ -265,11 +282,13 @@ TEST_P(grid_limit_test, block_launches_past_the_grid_are_refused_before_copies) 
       "GPU grid holds (2147483647 x 65535 x 65535 blocks; on AMD GPUs 4294967295 "
       "threads along x");
   EXPECT_EQ(out, before) << "a refused block launch changed host data";
+  // Past 65535 blocks along k on both grid dimensions that could take them: x holds k's
+  // blocks, z then holds i's, 65536 of them.
   expect_refused(
       [&] {
-        blocks_3d(ferry::range3d{1, 1, 65536}, x);
+        blocks_3d(ferry::range3d{65536, 1, 65536}, x);
       },
-      "grid_blocks_3d", "1 x 1 x 65536 blocks");
+      "grid_blocks_3d", "65536 x 1 x 65536 blocks");
   expect_refused([&] { blocks_1d(ferry::range{two31}, x); }, "grid_blocks_1d",
                  "2147483648 x 1 x 1 blocks");
   expect_refused([&] { raw_blocks_1d(ferry::range{two31}); }, "grid_raw_blocks",
@@ -278,6 +297,30 @@ TEST_P(grid_limit_test, block_launches_past_the_grid_are_refused_before_copies) 
   std::vector<double> fits(65535, -1.0);
   blocks_2d(ferry::range2d{1, 65535}, fits);
   for (std::size_t j = 0; j < fits.size(); ++j) ASSERT_EQ(fits[j], static_cast<double>(j)) << j;
+}
+
+TEST_P(grid_limit_test, a_block_launch_with_more_than_65535_blocks_along_k_runs_them_all) {
+  // One block per element of a mesh along k (the partial-assembly kernels' shape): more than a
+  // GPU grid holds along z, so the device backend runs k's blocks on the grid's x (and i's on
+  // its z). Every thread must see its own global, block and local indices, on every backend.
+  // 3 x 1 x 70001: two blocks along i (the second half empty: padding), 70001 along k.
+  const index ni = 3, nk = 70001;
+  std::vector<double> out(static_cast<std::size_t>(ni * nk), -1.0);
+  blocks_3d_write(ferry::range3d{ni, 1, nk}, out);
+  for (index k = 0; k < nk; ++k)
+    for (index i = 0; i < ni; ++i)
+      ASSERT_EQ(out[static_cast<std::size_t>(i + ni * k)], static_cast<double>(i + ni * k))
+          << "i " << i << " k " << k;
+  // With begin bounds: the blocks start at the space's begin along each dimension.
+  std::vector<double> part(static_cast<std::size_t>(ni * nk), -1.0);
+  blocks_3d_write(ferry::range3d{1, ni, 0, 1, 2, nk}, part);
+  for (index k = 0; k < nk; ++k)
+    for (index i = 0; i < ni; ++i) {
+      const bool launched = i >= 1 && k >= 2;
+      ASSERT_EQ(part[static_cast<std::size_t>(i + ni * k)],
+                launched ? static_cast<double>(i + ni * k) : -1.0)
+          << "i " << i << " k " << k;
+    }
 }
 
 TEST_P(grid_limit_test, reductions_are_not_refused_their_grid_strides) {

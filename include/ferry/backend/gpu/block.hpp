@@ -36,8 +36,9 @@ __global__ void FERRY_BLOCK_LAUNCH_BOUNDS(Blocked)
   // to agree; the layout casts it per array (offsets aligned for each element type).
   extern __shared__ __align__(16) unsigned char ferry_block_smem[];
   const index tx = threadIdx.x, ty = threadIdx.y, tz = threadIdx.z;
-  block_thread<typename Blocked::index_type> th =
-      make_thread<Blocked>(g, blockIdx.x, blockIdx.y, blockIdx.z, tx, ty, tz);
+  const index gx = blockIdx.x, gz = blockIdx.z;  // k's blocks on x where geometry_of put them
+  block_thread<typename Blocked::index_type> th = make_thread<Blocked>(
+      g, g.k_on_grid_x ? gz : gx, blockIdx.y, g.k_on_grid_x ? gx : gz, tx, ty, tz);
   const int slot = static_cast<int>(tx + Blocked::bx * (ty + Blocked::by * tz));
   typename Kernel::state_type st{};
   States as{};
@@ -87,8 +88,10 @@ void execute_blocks(const char* name, const Geometry& g, const Kernel& kern, con
         (allow_dynamic_shared(reinterpret_cast<const void*>(f), bytes, name), true);
     (void)allowed;
   }
-  const dim3 grid(static_cast<unsigned>(g.blocks[0]), static_cast<unsigned>(g.blocks[1]),
-                  static_cast<unsigned>(g.blocks[2]));
+  const index on_x = g.k_on_grid_x ? g.blocks[2] : g.blocks[0];
+  const index on_z = g.k_on_grid_x ? g.blocks[0] : g.blocks[2];
+  const dim3 grid(static_cast<unsigned>(on_x), static_cast<unsigned>(g.blocks[1]),
+                  static_cast<unsigned>(on_z));
   const dim3 block(Blocked::bx, Blocked::by, Blocked::bz);
   static kernel_ref ref;
   launch_kernel(ref, f, name, grid, block, static_cast<unsigned>(bytes), stream(), g, kern, bound);
