@@ -675,12 +675,7 @@ requires(!is_around_n_v<std::remove_cvref_t<A>>) struct arg_map<A, Space, arg_ki
   static std::string check(const D& a, const Space& s) {
     if (std::string m = check_index_space(s); !m.empty()) return m;
     if (s.size() == 0) return {};
-    if constexpr (Space::rank == 2) {
-      if (s.begin_i < 0 || s.begin_j < 0) return "around over a 2D space needs begin bounds >= 0";
-    } else if constexpr (Space::rank == 3) {
-      if (s.begin_i < 0 || s.begin_j < 0 || s.begin_k < 0)
-        return "around over a 3D space needs begin bounds >= 0";
-    }
+    if (!dense_begins_ok(s)) return dense_begins_message<Space>("around");
     index lo = 0, hi = 0, first = 0, last = 0;
     if (!dense_bounds(s, a.offset, 1, lo, hi) || !add(lo, a.points.lowest(), first) ||
         !add(hi, a.points.highest(), last))
@@ -698,14 +693,9 @@ requires(!is_around_n_v<std::remove_cvref_t<A>>) struct arg_map<A, Space, arg_ki
     index ni, nj;       // the space's end bounds along i and j (2D, 3D)
     stencil<N> points;  // the stencil
     using state = char;
-    FERRY_HOST_DEVICE FERRY_INLINE index dense(index i) const { return i; }
-    FERRY_HOST_DEVICE FERRY_INLINE index dense(index2 x) const { return x.i + ni * x.j; }
-    FERRY_HOST_DEVICE FERRY_INLINE index dense(index3 x) const {
-      return x.i + ni * (x.j + nj * x.k);
-    }
     template <class I>
     FERRY_HOST_DEVICE FERRY_INLINE neighbourhood<const T, N> get(const I& idx, state&) const {
-      return neighbourhood_access::make(p + (start + dense(idx)), points);
+      return neighbourhood_access::make(p + (start + dense_offset(idx, ni, nj)), points);
     }
     /// The base address, passed again as a restrict parameter (core/restrict.hpp).
     FERRY_HOST_DEVICE FERRY_INLINE const T* restrict_base() const { return p; }
@@ -787,12 +777,7 @@ struct arg_map<A, Space, arg_kind::neighbourhood> {
                "index list";
       what = "index list's entries";
     } else {
-      if constexpr (Space::rank == 2) {
-        if (s.begin_i < 0 || s.begin_j < 0) return "around over a 2D space needs begin bounds >= 0";
-      } else if constexpr (Space::rank == 3) {
-        if (s.begin_i < 0 || s.begin_j < 0 || s.begin_k < 0)
-          return "around over a 3D space needs begin bounds >= 0";
-      }
+      if (!dense_begins_ok(s)) return dense_begins_message<Space>("around");
       index lo = 0, hi = 0;
       if (!dense_bounds(s, 0, 1, lo, hi) || !add(lo, a.points.lowest(), first) ||
           !add(hi, a.points.highest(), last))
@@ -813,19 +798,14 @@ struct arg_map<A, Space, arg_kind::neighbourhood> {
     index ni, nj;       // the space's end bounds along i and j (2D, 3D)
     stencil<N> points;  // the stencil
     using state = char;
-    FERRY_HOST_DEVICE FERRY_INLINE index centre(index i) const {
-      if constexpr (indirect)
-        return list[i];
-      else
-        return i;
-    }
-    FERRY_HOST_DEVICE FERRY_INLINE index centre(index2 x) const { return x.i + ni * x.j; }
-    FERRY_HOST_DEVICE FERRY_INLINE index centre(index3 x) const {
-      return x.i + ni * (x.j + nj * x.k);
-    }
     template <class I>
     FERRY_HOST_DEVICE FERRY_INLINE neighbourhoods<const T, N, M> get(const I& idx, state&) const {
-      const index at = start + centre(idx);
+      index c = 0;
+      if constexpr (indirect)
+        c = list[idx];
+      else
+        c = dense_offset(idx, ni, nj);
+      const index at = start + c;
       const T* first[M];
       for (int m = 0; m < M; ++m) first[m] = p[m] + at;
       return neighbourhood_access::make_all(first, points);

@@ -99,9 +99,36 @@ inline const char* overflow_message() {
 /// "the index space maps to elements [lo, hi] but the buffer has n elements": the message of
 /// a check_launch that finds a space too large for its buffer. Out of line (src/partition.cpp).
 std::string fit_message(index lo, index hi, index n);
-/// Linear offset of idx in the dense layout whose extents are the end bounds of the space.
+/// Position of point idx in the dense layout whose leading extents ni and nj are the space's
+/// end bounds along i and j: 1D i; 2D i + ni * j; 3D i + ni * (j + nj * k). What elementwise
+/// and around give the thread at idx (their checks bound it: dense_bounds).
 FERRY_HOST_DEVICE FERRY_INLINE constexpr index dense_offset(index i, index, index) {
   return i;
+}
+FERRY_HOST_DEVICE FERRY_INLINE constexpr index dense_offset(index2 x, index ni, index) {
+  return x.i + ni * x.j;
+}
+FERRY_HOST_DEVICE FERRY_INLINE constexpr index dense_offset(index3 x, index ni, index nj) {
+  return x.i + ni * (x.j + nj * x.k);
+}
+
+/// Whether a space's begin bounds allow a dense layout: >= 0 along every dimension of a 2D or
+/// 3D space (dense_bounds relies on it); any for 1D.
+inline bool dense_begins_ok(const range&) {
+  return true;
+}
+inline bool dense_begins_ok(const range2d& s) {
+  return s.begin_i >= 0 && s.begin_j >= 0;
+}
+inline bool dense_begins_ok(const range3d& s) {
+  return s.begin_i >= 0 && s.begin_j >= 0 && s.begin_k >= 0;
+}
+/// "<who> over a 2D space needs begin bounds >= 0" (3D likewise): the refusal of a space
+/// dense_begins_ok rejects.
+template <class Space>
+std::string dense_begins_message(const char* who) {
+  return std::string(who) + " over a " + std::to_string(Space::rank) +
+         "D space needs begin bounds >= 0";
 }
 
 /// The smallest and largest element offset + (dense position of a point) over a non-empty
@@ -167,8 +194,7 @@ class elementwise_t : public strategy_base {
     if (std::string m = check_index_space(s); !m.empty()) return m;
     if (stride_ != 1) return "a strided elementwise partition needs a 1D index space";
     if (s.size() == 0) return {};
-    if (s.begin_i < 0 || s.begin_j < 0)
-      return "elementwise over a 2D space needs begin bounds >= 0";
+    if (!detail::dense_begins_ok(s)) return detail::dense_begins_message<range2d>("elementwise");
     index lo = 0, hi = 0;
     if (!bounds(s, lo, hi)) return detail::overflow_message();
     return fits(lo, hi);
@@ -178,8 +204,7 @@ class elementwise_t : public strategy_base {
     if (std::string m = check_index_space(s); !m.empty()) return m;
     if (stride_ != 1) return "a strided elementwise partition needs a 1D index space";
     if (s.size() == 0) return {};
-    if (s.begin_i < 0 || s.begin_j < 0 || s.begin_k < 0)
-      return "elementwise over a 3D space needs begin bounds >= 0";
+    if (!detail::dense_begins_ok(s)) return detail::dense_begins_message<range3d>("elementwise");
     index lo = 0, hi = 0;
     if (!bounds(s, lo, hi)) return detail::overflow_message();
     return fits(lo, hi);
