@@ -270,6 +270,19 @@ void write_while_reading_listed(std::vector<double>& w, const ferry::index_set& 
       ferry::write_only(ferry::indirect(w, set)), ferry::around(centre, set, x, y));
 }
 
+/// out[i] = the sum of the one array's three elements around centre i of `arg` (an around
+/// argument over an index list), i in [0, 4).
+template <class Arg>
+void launch_reassigned(std::vector<double>& out, const Arg& arg) {
+  ferry::launch(
+      {.name = "reassigned"}, ferry::range{4},
+      [] FERRY_KERNEL(index, double& o, ferry::neighbourhoods<const double, 3, 1> n) {
+        const auto [a] = n;
+        o = a[0] + a[1] + a[2];
+      },
+      ferry::elementwise(out), arg);
+}
+
 std::vector<double> pattern(index n, int salt) {
   std::vector<double> v(static_cast<std::size_t>(n));
   for (index c = 0; c < n; ++c)
@@ -578,15 +591,7 @@ TEST_P(around_many_test, a_set_reassigned_after_the_argument_was_built_is_the_on
   const std::vector<double> x = pattern(8, 0);
   const ferry::stencil<3> s{-1, 0, 1};
   std::vector<double> out(4, -7.0);
-  const auto launch_with = [&](const auto& arg) {
-    ferry::launch(
-        {.name = "reassigned"}, ferry::range{4},
-        [] FERRY_KERNEL(index, double& o, ferry::neighbourhoods<const double, 3, 1> n) {
-          const auto [a] = n;
-          o = a[0] + a[1] + a[2];
-        },
-        ferry::elementwise(out), arg);
-  };
+  const auto launch_with = [&](const auto& arg) { launch_reassigned(out, arg); };
   for (const bool move : {false, true}) {
     ferry::index_set set(std::vector<index>{1, 2, 3, 4});
     const auto arg = ferry::around(s, set, x);
