@@ -110,13 +110,20 @@ void gpu::throw_x_grid_error(const char* kernel, const x_grid_need& x, int rank)
                   " threads; refused on every backend, so that the launch is portable): " + help);
 }
 
-void throw_block_grid_error(const char* kernel, const index (&blocks)[3], index block_x) {
+void throw_block_grid_error(const char* kernel, const index (&blocks)[3], index block_x,
+                            bool k_on_grid_x) {
+  // The blocks on the grid's x: k's where there are more than 65535 of them (block_geometry).
+  // (blocks times block_x cover the space's extent along that dimension, < 2^62, plus at most
+  // one block: no overflow.)
+  const index on_x = k_on_grid_x ? blocks[2] : blocks[0];
+  const std::string threads = std::to_string(on_x * block_x);
   throw launch_error(
       kernel,
       "the index space needs " + std::to_string(blocks[0]) + " x " + std::to_string(blocks[1]) +
-          " x " + std::to_string(blocks[2]) + " blocks, " + std::to_string(blocks[0] * block_x) +
-          " threads along x, more than a GPU grid holds (" + std::to_string(gpu::max_grid_x) +
-          " x " + std::to_string(gpu::max_grid_yz) + " x " + std::to_string(gpu::max_grid_yz) +
+          " x " + std::to_string(blocks[2]) + " blocks, " + threads + " threads along x" +
+          (k_on_grid_x ? " (the blocks along k on the grid's x, those along i on its z)" : "") +
+          ", more than a GPU grid holds (" + std::to_string(gpu::max_grid_x) + " x " +
+          std::to_string(gpu::max_grid_yz) + " x " + std::to_string(gpu::max_grid_yz) +
           " blocks; on AMD GPUs " + std::to_string(gpu::max_grid_threads_x) +
           " threads along x; refused on every backend, so that the launch "
           "is portable): split the launch");

@@ -778,9 +778,10 @@ block_geometry geometry_of(const typename Blocked::space_type& s) {
 }
 
 /// Throws launch_error(kernel, ...): a block launch needs `blocks` (x, y, z) blocks of `block_x`
-/// threads along x, more than a GPU grid holds. Out of line (src/launch.cpp).
+/// threads along x, more than a GPU grid holds; `k_on_grid_x`: the grid would run the blocks
+/// along k on its x (block_geometry). Out of line (src/launch.cpp).
 [[noreturn]] void throw_block_grid_error(const char* kernel, const index (&blocks)[3],
-                                         index block_x);
+                                         index block_x, bool k_on_grid_x);
 /// Refuses a non-empty block launch whose grid exceeds a GPU grid (gpu::max_grid_x blocks along
 /// x and gpu::max_grid_yz along y and z; on AMD GPUs gpu::max_grid_threads_x threads along x, as
 /// blocks times `block_x`, the blocked space's bx; the block kernels do not stride), on every
@@ -796,7 +797,7 @@ inline void check_block_grid(const char* kernel, const block_geometry& g, index 
   const index on_z = g.k_on_grid_x ? g.blocks[0] : g.blocks[2];
   if (on_x > gpu::max_grid_x || on_x * block_x > gpu::max_grid_threads_x ||
       g.blocks[1] > index{gpu::max_grid_yz} || on_z > index{gpu::max_grid_yz})
-    throw_block_grid_error(kernel, g.blocks, block_x);
+    throw_block_grid_error(kernel, g.blocks, block_x, g.k_on_grid_x);
 }
 
 template <class Idx>

@@ -271,16 +271,20 @@ void write_while_reading_listed(std::vector<double>& w, const ferry::index_set& 
 }
 
 /// out[i] = the sum of the one array's three elements around centre i of `arg` (an around
-/// argument over an index list), i in [0, 4).
+/// argument over an index list), i in [0, n) (launch_reassigned: n = 4).
 template <class Arg>
-void launch_reassigned(std::vector<double>& out, const Arg& arg) {
+void launch_reassigned_over(std::vector<double>& out, index n, const Arg& arg) {
   ferry::launch(
-      {.name = "reassigned"}, ferry::range{4},
+      {.name = "reassigned"}, ferry::range{n},
       [] FERRY_KERNEL(index, double& o, ferry::neighbourhoods<const double, 3, 1> n) {
         const auto [a] = n;
         o = a[0] + a[1] + a[2];
       },
       ferry::elementwise(out), arg);
+}
+template <class Arg>
+void launch_reassigned(std::vector<double>& out, const Arg& arg) {
+  launch_reassigned_over(out, 4, arg);
 }
 
 std::vector<double> pattern(index n, int salt) {
@@ -614,6 +618,23 @@ TEST_P(around_many_test, a_set_reassigned_after_the_argument_was_built_is_the_on
       EXPECT_EQ(out[static_cast<std::size_t>(i)], at(x, c - 1) + at(x, c) + at(x, c + 1)) << i;
     }
     out.assign(4, -7.0);
+  }
+}
+
+TEST_P(around_many_test, a_value_initialised_index_list_argument_is_refused) {
+  // Found by attack: around_n_t is an aggregate, and a value-initialised one holds no index_set
+  // (a null pointer), which the launch dereferenced (a segmentation fault in the check, or in
+  // the mapping for an empty space). It is refused before anything runs, empty space or not.
+  const ferry::around_n_t<double, 3, 1, true> none{};
+  for (const index n : {index{0}, index{4}}) {
+    std::vector<double> out(4, -7.0);
+    const std::string m = refusal([&] { launch_reassigned_over(out, n, none); });
+    EXPECT_TRUE(contains(m,
+                         "argument 2 (neighbourhood): this around argument has no index_set "
+                         "(value-initialised?): make it with ferry::around(stencil, set, a0, "
+                         "...)"))
+        << "n " << n << ": " << m;
+    EXPECT_EQ(out, std::vector<double>(4, -7.0)) << "a refused launch changed its output";
   }
 }
 

@@ -283,12 +283,15 @@ TEST_P(grid_limit_test, block_launches_past_the_grid_are_refused_before_copies) 
       "threads along x");
   EXPECT_EQ(out, before) << "a refused block launch changed host data";
   // Past 65535 blocks along k on both grid dimensions that could take them: x holds k's
-  // blocks, z then holds i's, 65536 of them.
+  // blocks, z then holds i's, 65536 of them; the message counts the threads on the grid's x
+  // (k's blocks) and says where the blocks go.
   expect_refused(
       [&] {
-        blocks_3d(ferry::range3d{65536, 1, 65536}, x);
+        blocks_3d(ferry::range3d{65536, 1, 70000}, x);
       },
-      "grid_blocks_3d", "65536 x 1 x 65536 blocks");
+      "grid_blocks_3d",
+      "65536 x 1 x 70000 blocks, 70000 threads along x (the blocks along k on the grid's x, "
+      "those along i on its z), more than a GPU grid holds");
   expect_refused([&] { blocks_1d(ferry::range{two31}, x); }, "grid_blocks_1d",
                  "2147483648 x 1 x 1 blocks");
   expect_refused([&] { raw_blocks_1d(ferry::range{two31}); }, "grid_raw_blocks",

@@ -128,7 +128,9 @@ auto around(C&& c, const stencil<N>& s, O offset = O{}) {
 /// so a kernel computes each point's position once, not once per array.
 ///
 /// Shapes: T the arrays' common element type (a kernel value, as for ferry::read); N >= 1
-/// stencil points; M >= 1 arrays. Indirect: centres from an index_set.
+/// stencil points; M >= 1 arrays. Indirect: centres from an index_set. Made by the two
+/// ferry::around factories below; a value-initialised one with an index list holds no set and
+/// is refused by the launch (launch_error "this around argument has no index_set").
 template <class T, int N, int M, bool Indirect>
 struct around_n_t {
   using value_type = T;
@@ -751,7 +753,9 @@ struct arg_map<A, Space, arg_kind::neighbourhood> {
     for (int m = 0; m < M; ++m)
       r[m] = region{a.bufs[m].data(), a.bufs[m].size_bytes(), access::read};
     if constexpr (indirect) {
-      const std::span<const index> list = a.centres->indices();
+      // No set (a value-initialised argument, which check() refuses): no list to map.
+      const std::span<const index> list =
+          a.centres ? a.centres->indices() : std::span<const index>{};
       r[M] = region{list.data(), list.size_bytes(), access::read};
     }
     return r;
@@ -761,6 +765,10 @@ struct arg_map<A, Space, arg_kind::neighbourhood> {
   /// from an index list: the list's smallest and largest entries bound every centre, launched
   /// or not (the list's entries are fixed when the index_set is built).
   static std::string check(const D& a, const Space& s) {
+    if constexpr (indirect)
+      if (!a.centres)
+        return "this around argument has no index_set (value-initialised?): make it with "
+               "ferry::around(stencil, set, a0, ...)";
     if (std::string m = check_index_space(s); !m.empty()) return m;
     if (s.size() == 0) return {};
     index first = 0, last = 0;
