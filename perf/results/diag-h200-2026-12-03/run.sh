@@ -26,9 +26,10 @@ for bin in ferry-perf ferry-perf-unchecked; do
     $c/$bin --backend cuda -k $K -v base_cuda,ferry_B,ferry_C --reps 3 > $out/ncu-$bin.csv 2> $out/ncu-$bin.err
   echo "ncu $bin rc=$? $(( $(date +%s) - t0 ))s"
 done
-cuobjdump -sass $c/ferry-perf > /tmp/all.sass 2>&1; cuobjdump -sass $c/ferry-perf-unchecked > /tmp/allu.sass 2>&1
+cuobjdump -sass $c/ferry-perf > $out/all.sass 2>&1; cuobjdump -sass $c/ferry-perf-unchecked > $out/allu.sass 2>&1
 for f in all allu; do
-  awk '/Function :/{name=$3} /\/\*[0-9a-f]+\*\//{n[name]++} END{for (k in n) printf "%d %s\n", n[k], k}' /tmp/$f.sass \
+  awk '/Function :/{name=$3} /\/\*[0-9a-f]+\*\//{n[name]++} END{for (k in n) printf "%d %s\n", n[k], k}' $out/$f.sass \
     | grep -i -E "mass3dpa|vol3d|matvec|del_dot|hydro_2d|hydro2d|diffusion" > $out/sass-counts-$f.txt
-  awk -v o=$out/sass-$f 'BEGIN{keep=0} /Function :/{keep = ($3 ~ /[Mm][Aa][Ss][Ss]3[Dd][Pp][Aa]|[Vv][Oo][Ll]3[Dd]|mass3dpa|vol3d/); if (keep) {n++; file=o "-" n ".sass"; print $3 > (o "-names.txt")}} keep{print > file}' /tmp/$f.sass
+  awk -v o=$out/sass-$f 'BEGIN{keep=0} /Function :/{keep = ($3 ~ /[Mm][Aa][Ss][Ss]3[Dd][Pp][Aa]|[Vv][Oo][Ll]3[Dd]|mass3dpa|vol3d/); if (keep) {n++; file=o "-" n ".sass"; print $3 > (o "-names.txt")}} keep{print > file}' $out/$f.sass
 done
+rm -f $out/all.sass $out/allu.sass  # (the whole binaries' SASS: not kept)
