@@ -111,12 +111,10 @@ void gpu::throw_x_grid_error(const char* kernel, const x_grid_need& x, int rank)
 }
 
 void throw_block_grid_error(const char* kernel, const index (&blocks)[3], index block_x,
-                            bool k_on_grid_x) {
-  // The blocks on the grid's x: k's where there are more than 65535 of them (block_geometry).
-  // (blocks times block_x cover the space's extent along that dimension, < 2^62, plus at most
-  // one block: no overflow.)
-  const index on_x = k_on_grid_x ? blocks[2] : blocks[0];
-  const std::string threads = std::to_string(on_x * block_x);
+                            index on_grid_x, bool k_on_grid_x) {
+  // (on_grid_x blocks times block_x cover the space's extent along that dimension, < 2^62,
+  // plus at most one block: no overflow.)
+  const std::string threads = std::to_string(on_grid_x * block_x);
   throw launch_error(
       kernel,
       "the index space needs " + std::to_string(blocks[0]) + " x " + std::to_string(blocks[1]) +

@@ -757,6 +757,16 @@ struct block_geometry {
   bool k_on_grid_x;
 };
 
+/// The blocks a GPU grid for g runs along its x, y and z dimensions: g's blocks along i, j, k,
+/// with those along k and i swapped where g.k_on_grid_x.
+struct grid_blocks {
+  index x, y, z;
+};
+inline grid_blocks grid_blocks_of(const block_geometry& g) {
+  return g.k_on_grid_x ? grid_blocks{g.blocks[2], g.blocks[1], g.blocks[0]}
+                       : grid_blocks{g.blocks[0], g.blocks[1], g.blocks[2]};
+}
+
 template <class Blocked>
 block_geometry geometry_of(const typename Blocked::space_type& s) {
   block_geometry g{};
@@ -777,11 +787,11 @@ block_geometry geometry_of(const typename Blocked::space_type& s) {
   return g;
 }
 
-/// Throws launch_error(kernel, ...): a block launch needs `blocks` (x, y, z) blocks of `block_x`
-/// threads along x, more than a GPU grid holds; `k_on_grid_x`: the grid would run the blocks
-/// along k on its x (block_geometry). Out of line (src/launch.cpp).
+/// Throws launch_error(kernel, ...): a block launch needs `blocks` (i, j, k) blocks of `block_x`
+/// threads along x, `on_grid_x` of them on the grid's x, more than a GPU grid holds;
+/// `k_on_grid_x`: those are the blocks along k (block_geometry). Out of line (src/launch.cpp).
 [[noreturn]] void throw_block_grid_error(const char* kernel, const index (&blocks)[3],
-                                         index block_x, bool k_on_grid_x);
+                                         index block_x, index on_grid_x, bool k_on_grid_x);
 /// Refuses a non-empty block launch whose grid exceeds a GPU grid (gpu::max_grid_x blocks along
 /// x and gpu::max_grid_yz along y and z; on AMD GPUs gpu::max_grid_threads_x threads along x, as
 /// blocks times `block_x`, the blocked space's bx; the block kernels do not stride), on every
@@ -793,11 +803,10 @@ block_geometry geometry_of(const typename Blocked::space_type& s) {
 /// whatever the other dimensions need.
 inline void check_block_grid(const char* kernel, const block_geometry& g, index block_x) {
   if (g.blocks[0] <= 0 || g.blocks[1] <= 0 || g.blocks[2] <= 0) return;  // launches nothing
-  const index on_x = g.k_on_grid_x ? g.blocks[2] : g.blocks[0];
-  const index on_z = g.k_on_grid_x ? g.blocks[0] : g.blocks[2];
-  if (on_x > gpu::max_grid_x || on_x * block_x > gpu::max_grid_threads_x ||
-      g.blocks[1] > index{gpu::max_grid_yz} || on_z > index{gpu::max_grid_yz})
-    throw_block_grid_error(kernel, g.blocks, block_x, g.k_on_grid_x);
+  const grid_blocks grid = grid_blocks_of(g);
+  if (grid.x > gpu::max_grid_x || grid.x * block_x > gpu::max_grid_threads_x ||
+      grid.y > index{gpu::max_grid_yz} || grid.z > index{gpu::max_grid_yz})
+    throw_block_grid_error(kernel, g.blocks, block_x, grid.x, g.k_on_grid_x);
 }
 
 template <class Idx>

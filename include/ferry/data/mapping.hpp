@@ -35,6 +35,31 @@
 
 namespace ferry {
 
+namespace detail {
+/// A named container or span whose elements a read-only argument may read (an index_set is
+/// not one: it gives a launch its centres).
+template <class C>
+concept readable_array = requires(const C& c) {
+  std::data(c);
+  std::size(c);
+}
+&&!std::same_as<std::remove_cvref_t<C>, index_set>;
+template <class C>
+using read_element_t =
+    std::remove_cv_t<std::remove_reference_t<decltype(*std::data(std::declval<const C&>()))>>;
+/// The read-only span of a container or span.
+template <class C>
+std::span<const read_element_t<C>> read_span(const C& c) {
+  return std::span<const read_element_t<C>>(std::data(c), std::size(c));
+}
+template <class T, class... Cs>
+consteval void check_same_elements() {
+  static_assert((std::is_same_v<T, read_element_t<Cs>> && ...),
+                "ferry::around: the arrays of one stencil must hold the same element type; pass "
+                "arrays of different types as separate ferry::around arguments");
+}
+}  // namespace detail
+
 /// Explicit read-only argument: `ferry::read(v)` gives the kernel a view<const T> of v,
 /// copied host->device only. Equivalent to passing std::as_const(v).
 template <class T>
@@ -57,9 +82,7 @@ requires requires(const C& c) {
 }
 auto read(C&& c) {
   detail::check_not_temporary<C>();
-  const auto& cc = c;
-  using T = std::remove_cv_t<std::remove_reference_t<decltype(*std::data(cc))>>;
-  return read_t<T>{std::span<const T>(std::data(cc), std::size(cc))};
+  return read_t<detail::read_element_t<C>>{detail::read_span(c)};
 }
 
 /// Read-only stencil argument: `ferry::around(v, s)` gives the thread at each point of a launch
@@ -111,10 +134,8 @@ requires requires(const C& c) {
 } && detail::stencil_offset<O>
 auto around(C&& c, const stencil<N>& s, O offset = O{}) {
   detail::check_not_temporary<C>();
-  const auto& cc = c;
-  using T = std::remove_cv_t<std::remove_reference_t<decltype(*std::data(cc))>>;
-  return around_t<T, N>{std::span<const T>(std::data(cc), std::size(cc)), s,
-                        static_cast<index>(offset)};
+  return around_t<detail::read_element_t<C>, N>{detail::read_span(c), s,
+                                                static_cast<index>(offset)};
 }
 
 /// Read-only stencil over several arrays: `ferry::around(s, a0, a1, ...)` gives the thread at
@@ -145,27 +166,16 @@ struct around_n_t {
 };
 
 namespace detail {
-/// A named container or span whose elements a read-only argument may read (an index_set is
-/// not one: it gives a launch its centres).
-template <class C>
-concept readable_array = requires(const C& c) {
-  std::data(c);
-  std::size(c);
-}
-&&!std::same_as<std::remove_cvref_t<C>, index_set>;
-template <class C>
-using read_element_t =
-    std::remove_cv_t<std::remove_reference_t<decltype(*std::data(std::declval<const C&>()))>>;
-/// The read-only span of a container or span.
-template <class C>
-std::span<const read_element_t<C>> read_span(const C& c) {
-  return std::span<const read_element_t<C>>(std::data(c), std::size(c));
-}
-template <class T, class... Cs>
-consteval void check_same_elements() {
-  static_assert((std::is_same_v<T, read_element_t<Cs>> && ...),
-                "ferry::around: the arrays of one stencil must hold the same element type; pass "
-                "arrays of different types as separate ferry::around arguments");
+/// What both multi-array ferry::around factories build: the arrays' read-only spans (each a
+/// named container or a span, all of one element type), the stencil and, for an index list,
+/// the set.
+template <bool Indirect, int N, class C0, class... Cs>
+auto make_around_n(const stencil<N>& s, const index_set* set, C0&& a0, Cs&&... as) {
+  check_not_temporary<C0>();
+  (check_not_temporary<Cs>(), ...);
+  using T = read_element_t<C0>;
+  check_same_elements<T, Cs...>();
+  return around_n_t<T, N, 1 + sizeof...(Cs), Indirect>{{read_span(a0), read_span(as)...}, s, set};
 }
 }  // namespace detail
 
@@ -187,12 +197,7 @@ consteval void check_same_elements() {
 template <int N, class C0, class... Cs>
 requires detail::readable_array<C0> &&
     (detail::readable_array<Cs>&&...) auto around(const stencil<N>& s, C0&& a0, Cs&&... as) {
-  detail::check_not_temporary<C0>();
-  (detail::check_not_temporary<Cs>(), ...);
-  using T = detail::read_element_t<C0>;
-  detail::check_same_elements<T, Cs...>();
-  return around_n_t<T, N, 1 + sizeof...(Cs), false>{
-      {detail::read_span(a0), detail::read_span(as)...}, s};
+  return detail::make_around_n<false>(s, nullptr, std::forward<C0>(a0), std::forward<Cs>(as)...);
 }
 
 /// The neighbourhoods of the arrays a0, a1, ... around the entries of an index list: the
@@ -220,12 +225,7 @@ requires std::same_as<std::remove_cvref_t<Set>, index_set> && detail::readable_a
                 "ferry::around: the index_set is a temporary; the argument keeps a pointer to "
                 "its list, which would dangle after this statement. Build the set once in a "
                 "named variable that outlives the launch");
-  detail::check_not_temporary<C0>();
-  (detail::check_not_temporary<Cs>(), ...);
-  using T = detail::read_element_t<C0>;
-  detail::check_same_elements<T, Cs...>();
-  return around_n_t<T, N, 1 + sizeof...(Cs), true>{
-      {detail::read_span(a0), detail::read_span(as)...}, s, &set};
+  return detail::make_around_n<true>(s, &set, std::forward<C0>(a0), std::forward<Cs>(as)...);
 }
 
 namespace detail {
@@ -656,6 +656,15 @@ struct arg_map<A, Space, arg_kind::read> {
   static const char* describe() { return "read-only container"; }
 };
 
+/// b with its members ni and nj (the space's end bounds, which a dense layout's positions use)
+/// set to ni and nj: the respaced() of the bound around arguments.
+template <class B>
+FERRY_HOST_DEVICE FERRY_INLINE B with_end_bounds(B b, index ni, index nj) {
+  b.ni = ni;
+  b.nj = nj;
+  return b;
+}
+
 /// Read-only stencil (ferry::around): one read region; the thread at point x receives the
 /// neighbourhood of the buffer around x's dense position (around_t), which check() proves in
 /// range for every point of the space before the launch runs: the accesses carry no check.
@@ -710,10 +719,7 @@ requires(!is_around_n_v<std::remove_cvref_t<A>>) struct arg_map<A, Space, arg_ki
     /// The same neighbourhoods with the space's end bounds ni, nj given again (== what bind()
     /// set).
     FERRY_HOST_DEVICE FERRY_INLINE bound respaced(index ni_, index nj_) const {
-      bound b = *this;
-      b.ni = ni_;
-      b.nj = nj_;
-      return b;
+      return with_end_bounds(*this, ni_, nj_);
     }
   };
   static bound bind(const D& a, const Space& s, void* const* mapped) {
@@ -821,10 +827,7 @@ struct arg_map<A, Space, arg_kind::neighbourhood> {
     /// The same neighbourhoods with the space's end bounds ni, nj given again (== what bind()
     /// set).
     FERRY_HOST_DEVICE FERRY_INLINE bound respaced(index ni_, index nj_) const {
-      bound b = *this;
-      b.ni = ni_;
-      b.nj = nj_;
-      return b;
+      return with_end_bounds(*this, ni_, nj_);
     }
   };
   static bound bind(const D& a, const Space& s, void* const* mapped) {

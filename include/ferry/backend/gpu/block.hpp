@@ -88,10 +88,9 @@ void execute_blocks(const char* name, const Geometry& g, const Kernel& kern, con
         (allow_dynamic_shared(reinterpret_cast<const void*>(f), bytes, name), true);
     (void)allowed;
   }
-  const index on_x = g.k_on_grid_x ? g.blocks[2] : g.blocks[0];
-  const index on_z = g.k_on_grid_x ? g.blocks[0] : g.blocks[2];
-  const dim3 grid(static_cast<unsigned>(on_x), static_cast<unsigned>(g.blocks[1]),
-                  static_cast<unsigned>(on_z));
+  const grid_blocks blocks = grid_blocks_of(g);
+  const dim3 grid(static_cast<unsigned>(blocks.x), static_cast<unsigned>(blocks.y),
+                  static_cast<unsigned>(blocks.z));
   const dim3 block(Blocked::bx, Blocked::by, Blocked::bz);
   static kernel_ref ref;
   launch_kernel(ref, f, name, grid, block, static_cast<unsigned>(bytes), stream(), g, kern, bound);
