@@ -45,6 +45,23 @@ std::string tile_start_message(const char* who, index end, const tile_dim& d,
          "of it";
 }
 
+std::string whole_tile_message(const std::string& who, index end, const tile_dim& d,
+                               const std::string& cover) {
+  // check_tile_start passed: tile end - 1 starts inside the array, at start < n.
+  const index start = (end - 1) * d.t;
+  index last = 0;
+  const bool fits = add(start, d.t - 1, last);
+  const std::string dim(1, d.idx), coord(1, d.coord);
+  return who + ": tile index " + std::to_string(end - 1) + " along " + dim + " covers " + coord +
+         " = " + std::to_string(start) + " to " +
+         (fits ? std::to_string(last) : std::string("beyond 2^63 - 1")) +
+         ", past the array, which has " + std::to_string(d.n) + " elements along " + dim +
+         d.derived_from +
+         "; a tile shape fixed at compile time has no cut edge tiles. Launch over " + cover +
+         " (the whole tiles; the strategy's tile_space() also counts the cut ones), or use the "
+         "run-time form, whose edge tiles are cut";
+}
+
 std::string concat(std::initializer_list<std::string_view> pieces) {
   std::size_t n = 0;
   for (std::string_view p : pieces) n += p.size();

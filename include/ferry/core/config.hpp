@@ -71,6 +71,17 @@
 #define FERRY_NVCC_DEVICE_PASS 0
 #endif
 
+/// Tells a device compiler that `cond` holds at this point, so that it may fold the compares
+/// that follow from it (a bounds check whose index is a thread's position in a block of
+/// compile-time shape, say): __builtin_assume, which nvcc's device compiler and clang accept,
+/// in a device pass; nothing elsewhere (the host compilers need no hint and g++ has no such
+/// builtin). `cond` must hold by construction: if it did not, behaviour would be undefined.
+#if FERRY_DEVICE_PASS && (defined(__NVCC__) || defined(__clang__))
+#define FERRY_ASSUME(cond) __builtin_assume(cond)
+#else
+#define FERRY_ASSUME(cond) ((void)0)
+#endif
+
 /// Prefixes a statement whose calls are inlined before the calling function is optimised:
 /// clang's [[clang::always_inline]] statement attribute, in the device passes of clang (cuda
 /// via -foffload-via-llvm, hip); empty elsewhere (nvcc's device compiler inlines a kernel body

@@ -450,6 +450,29 @@ inline std::string check_tile_start(const char* who, index end, const tile_dim& 
   if (mul(end - 1, d.t, start) && start < d.n) return {};
   return tile_start_message(who, end, d, cover);
 }
+/// whole_tile_message's text for a launch whose last tile along d (index end - 1) would be cut
+/// at the array edge, which a tile shape fixed at compile time does not allow (`who`, e.g.
+/// "tiles3d<1, 1, 4>"). Built out of line (src/partition.cpp).
+std::string whole_tile_message(const std::string& who, index end, const tile_dim& d,
+                               const std::string& cover);
+/// "" if the tiles with indices below `end` (end >= 1, each starting inside the array:
+/// check_tile_start passed) are all whole along d, i.e. end * t <= n; otherwise a message that
+/// names the last tile, where it would end and the index space of the whole tiles.
+inline std::string check_whole_tile(const std::string& who, index end, const tile_dim& d,
+                                    const std::string& cover) {
+  index stop = 0;
+  if (mul(end, d.t, stop) && stop <= d.n) return {};
+  return whole_tile_message(who, end, d, cover);
+}
+/// "tiles2d<TI, TJ>" / "tiles3d<TI, TJ, TK>": how a message names a strategy whose tile shape
+/// is fixed at compile time.
+template <index... E>
+std::string fixed_tile_name(const char* who) {
+  std::string m = std::string(who) + "<";
+  const char* sep = "";
+  ((m += sep + std::to_string(E), sep = ", "), ...);
+  return m + ">";
+}
 }  // namespace detail
 
 /// Thread (i, j) of a 2D space owns the tile x in [i*ti, i*ti + ti), y in [j*tj, j*tj + tj) of
@@ -462,25 +485,37 @@ inline std::string check_tile_start(const char* who, index end, const tile_dim& 
 /// index and its dimension, and the space to write instead), ld < ni (rows would overlap), and
 /// tiles reaching past the buffer. Disjointness: tiles of different threads cover disjoint
 /// (x, y) sets inside [0, ni) x [0, nj), and x + y*ld is one-to-one there because ni <= ld.
-template <class T>
+///
+/// TI, TJ > 0 (tiles2d<TI, TJ>(...)) fix the tile shape at compile time: every tile of a launch
+/// must then be whole (check_launch refuses a launch that reaches a cut edge tile), and the
+/// view2d<T> a thread receives has the constant extents TI x TJ, so its index checks fold at
+/// compile time for constant indices and the tile's address costs no multiplication by a tile
+/// extent. TI = TJ = 0: the tile shape is given at run time and edge tiles are cut.
+template <class T, index TI = 0, index TJ = 0>
 class tiles2d_t : public strategy_base {
+  static_assert((TI >= 1 && TJ >= 1) || (TI == 0 && TJ == 0),
+                "ferry::tiles2d<TI, TJ>: the tile extents must be >= 1");
+
  public:
   using value_type = T;
   static constexpr bool copies_in = true;
+  /// Whether the tile shape is fixed at compile time (TI x TJ, whole tiles only).
+  static constexpr bool fixed_shape = TI > 0;
   /// The matrix fills the buffer: ni = ld, nj = floor(buf.size() / ld), the full rows it holds
   /// (trailing elements of an incomplete row belong to no tile; nj = 0 for ld < 1, which
   /// check_launch rejects).
-  tiles2d_t(std::span<T> buf, index ld, index ti, index tj)
-      : buf_(buf),
-        ni_(ld),
-        nj_(ld >= 1 ? detail::length(buf) / ld : 0),
-        ld_(ld),
-        ti_(ti),
-        tj_(tj),
-        derived_(true) {}
+  tiles2d_t(std::span<T> buf, index ld, index ti, index tj) requires(!fixed_shape)
+      : tiles2d_t(buf, ld, nj_of(buf, ld), ld, ti, tj, true) {}
   /// An ni x nj matrix with leading dimension ld >= ni inside buf.
-  tiles2d_t(std::span<T> buf, index ni, index nj, index ld, index ti, index tj)
-      : buf_(buf), ni_(ni), nj_(nj), ld_(ld), ti_(ti), tj_(tj), derived_(false) {}
+  tiles2d_t(std::span<T> buf, index ni, index nj, index ld, index ti,
+            index tj) requires(!fixed_shape)
+      : tiles2d_t(buf, ni, nj, ld, ti, tj, false) {}
+  /// As tiles2d_t(buf, ld, ti, tj), with the tile shape TI x TJ.
+  tiles2d_t(std::span<T> buf, index ld) requires fixed_shape
+      : tiles2d_t(buf, ld, nj_of(buf, ld), ld, TI, TJ, true) {}
+  /// As tiles2d_t(buf, ni, nj, ld, ti, tj), with the tile shape TI x TJ.
+  tiles2d_t(std::span<T> buf, index ni, index nj, index ld) requires fixed_shape
+      : tiles2d_t(buf, ni, nj, ld, TI, TJ, false) {}
   std::span<T> buffer() const { return buf_; }
   /// Matrix extents along i (x) and j (y), in elements.
   index extent_i() const { return ni_; }
@@ -509,6 +544,15 @@ class tiles2d_t : public strategy_base {
       return m;
     if (std::string m = detail::check_tile_start("tiles2d", s.end_j, dim_j(), cover); !m.empty())
       return m;
+    if constexpr (fixed_shape) {
+      const std::string who = detail::fixed_tile_name<TI, TJ>("tiles2d");
+      const std::string whole =
+          "ferry::range2d{" + std::to_string(ni_ / TI) + ", " + std::to_string(nj_ / TJ) + "}";
+      if (std::string m = detail::check_whole_tile(who, s.end_i, dim_i(), whole); !m.empty())
+        return m;
+      if (std::string m = detail::check_whole_tile(who, s.end_j, dim_j(), whole); !m.empty())
+        return m;
+    }
     index lo = 0, hi = 0;
     if (!bounds(s, lo, hi)) return detail::overflow_message();
     if (hi >= detail::length(buf_))
@@ -539,9 +583,13 @@ class tiles2d_t : public strategy_base {
     T* p;
     index ld, ti, tj, ni, nj;
     FERRY_HOST_DEVICE FERRY_INLINE view2d<T> operator()(index2 x) const {
-      const index x0 = x.i * ti, y0 = x.j * tj;
-      return view2d<T>(p + x0 + y0 * ld, detail::edge_extent(x0, ti, ni),
-                       detail::edge_extent(y0, tj, nj), ld);
+      if constexpr (fixed_shape) {  // every tile whole (check_launch): constant extents
+        return view2d<T>(p + x.i * TI + x.j * TJ * ld, TI, TJ, ld);
+      } else {
+        const index x0 = x.i * ti, y0 = x.j * tj;
+        return view2d<T>(p + x0 + y0 * ld, detail::edge_extent(x0, ti, ni),
+                         detail::edge_extent(y0, tj, nj), ld);
+      }
     }
   };
   accessor bind(T* p, const range2d&) const { return accessor{p, ld_, ti_, tj_, ni_, nj_}; }
@@ -595,6 +643,10 @@ class tiles2d_t : public strategy_base {
     return detail::mul(s.begin_i, ti_, x0) && detail::mul(s.begin_j, tj_, y0) &&
            detail::affine(y0, ld_, x0, lo) && detail::affine(y1, ld_, x1, hi);
   }
+  tiles2d_t(std::span<T> buf, index ni, index nj, index ld, index ti, index tj, bool derived)
+      : buf_(buf), ni_(ni), nj_(nj), ld_(ld), ti_(ti), tj_(tj), derived_(derived) {}
+  /// The full rows of ld elements that buf holds (0 for ld < 1, which check_launch rejects).
+  static index nj_of(std::span<T> buf, index ld) { return ld >= 1 ? detail::length(buf) / ld : 0; }
   std::span<T> buf_;
   index ni_, nj_, ld_, ti_, tj_;
   bool derived_;  // ni, nj derived from ld and the buffer (tiles2d(v, ld, ti, tj))
@@ -611,40 +663,41 @@ class tiles2d_t : public strategy_base {
 /// dimension, and the space to write instead), ld_j < ni (rows would overlap), a plane
 /// ((nj - 1) * ld_j + ni elements) longer than ld_k (planes would overlap), and boxes past the
 /// buffer.
-template <class T>
+///
+/// TI, TJ, TK > 0 (tiles3d<TI, TJ, TK>(...)) fix the box shape at compile time: every box of a
+/// launch must then be whole (check_launch refuses a launch that reaches a cut edge box), and
+/// the view3d<T> a thread receives has the constant extents TI x TJ x TK, so its index checks
+/// fold at compile time for constant indices and the box's address costs no multiplication by
+/// a box extent. TI = TJ = TK = 0: the box shape is given at run time and edge boxes are cut.
+template <class T, index TI = 0, index TJ = 0, index TK = 0>
 class tiles3d_t : public strategy_base {
+  static_assert((TI >= 1 && TJ >= 1 && TK >= 1) || (TI == 0 && TJ == 0 && TK == 0),
+                "ferry::tiles3d<TI, TJ, TK>: the box extents must be >= 1");
+
  public:
   using value_type = T;
   static constexpr bool copies_in = true;
+  /// Whether the box shape is fixed at compile time (TI x TJ x TK, whole boxes only).
+  static constexpr bool fixed_shape = TI > 0;
   /// The array fills the buffer: ni = ld_j, nj = floor(ld_k / ld_j) rows per plane (the rows
   /// that fit between two planes), nk = the planes of nj * ld_j elements that fit in the buffer
   /// at stride ld_k (the last one needs no padding after it). For ld_j < 1 or ld_k < 1 (rejected
   /// by check_launch) nj = nk = 0.
-  tiles3d_t(std::span<T> buf, index ld_j, index ld_k, index ti, index tj, index tk)
-      : buf_(buf),
-        ni_(ld_j),
-        nj_(ld_j >= 1 && ld_k >= 1 ? ld_k / ld_j : 0),
-        nk_(planes_in(detail::length(buf), ld_j, ld_k)),
-        ldj_(ld_j),
-        ldk_(ld_k),
-        ti_(ti),
-        tj_(tj),
-        tk_(tk),
-        derived_(true) {}
+  tiles3d_t(std::span<T> buf, index ld_j, index ld_k, index ti, index tj,
+            index tk) requires(!fixed_shape)
+      : tiles3d_t(buf, ld_j, ld_k, {ti, tj, tk}) {}
   /// An ni x nj x nk array with strides (1, ld_j, ld_k) inside buf; ld_j >= ni and
   /// ld_k >= (nj - 1) * ld_j + ni.
   tiles3d_t(std::span<T> buf, index ni, index nj, index nk, index ld_j, index ld_k, index ti,
-            index tj, index tk)
-      : buf_(buf),
-        ni_(ni),
-        nj_(nj),
-        nk_(nk),
-        ldj_(ld_j),
-        ldk_(ld_k),
-        ti_(ti),
-        tj_(tj),
-        tk_(tk),
-        derived_(false) {}
+            index tj, index tk) requires(!fixed_shape)
+      : tiles3d_t(buf, {ni, nj, nk}, ld_j, ld_k, {ti, tj, tk}) {}
+  /// As tiles3d_t(buf, ld_j, ld_k, ti, tj, tk), with the box shape TI x TJ x TK.
+  tiles3d_t(std::span<T> buf, index ld_j, index ld_k) requires fixed_shape
+      : tiles3d_t(buf, ld_j, ld_k, {TI, TJ, TK}) {}
+  /// As tiles3d_t(buf, ni, nj, nk, ld_j, ld_k, ti, tj, tk), with the box shape TI x TJ x TK.
+  tiles3d_t(std::span<T> buf, index ni, index nj, index nk, index ld_j,
+            index ld_k) requires fixed_shape
+      : tiles3d_t(buf, {ni, nj, nk}, ld_j, ld_k, {TI, TJ, TK}) {}
   std::span<T> buffer() const { return buf_; }
   /// Array extents along i (x), j (y) and k (z), in elements.
   index extent_i() const { return ni_; }
@@ -678,6 +731,17 @@ class tiles3d_t : public strategy_base {
       return m;
     if (std::string m = detail::check_tile_start("tiles3d", s.end_k, dim_k(), cover); !m.empty())
       return m;
+    if constexpr (fixed_shape) {
+      const std::string who = detail::fixed_tile_name<TI, TJ, TK>("tiles3d");
+      const std::string whole = "ferry::range3d{" + std::to_string(ni_ / TI) + ", " +
+                                std::to_string(nj_ / TJ) + ", " + std::to_string(nk_ / TK) + "}";
+      if (std::string m = detail::check_whole_tile(who, s.end_i, dim_i(), whole); !m.empty())
+        return m;
+      if (std::string m = detail::check_whole_tile(who, s.end_j, dim_j(), whole); !m.empty())
+        return m;
+      if (std::string m = detail::check_whole_tile(who, s.end_k, dim_k(), whole); !m.empty())
+        return m;
+    }
     index lo = 0, hi = 0;
     if (!bounds(s, lo, hi)) return detail::overflow_message();
     if (hi >= detail::length(buf_))
@@ -711,9 +775,14 @@ class tiles3d_t : public strategy_base {
     T* p;
     index ldj, ldk, ti, tj, tk, ni, nj, nk;
     FERRY_HOST_DEVICE FERRY_INLINE view3d<T> operator()(index3 x) const {
-      const index x0 = x.i * ti, y0 = x.j * tj, z0 = x.k * tk;
-      return view3d<T>(p + x0 + y0 * ldj + z0 * ldk, detail::edge_extent(x0, ti, ni),
-                       detail::edge_extent(y0, tj, nj), detail::edge_extent(z0, tk, nk), ldj, ldk);
+      if constexpr (fixed_shape) {  // every box whole (check_launch): constant extents
+        return view3d<T>(p + x.i * TI + x.j * TJ * ldj + x.k * TK * ldk, TI, TJ, TK, ldj, ldk);
+      } else {
+        const index x0 = x.i * ti, y0 = x.j * tj, z0 = x.k * tk;
+        return view3d<T>(p + x0 + y0 * ldj + z0 * ldk, detail::edge_extent(x0, ti, ni),
+                         detail::edge_extent(y0, tj, nj), detail::edge_extent(z0, tk, nk), ldj,
+                         ldk);
+      }
     }
   };
   accessor bind(T* p, const range3d&) const {
@@ -795,6 +864,26 @@ class tiles3d_t : public strategy_base {
            detail::affine(z0, ldk_, lo_xy, lo) && detail::affine(y1, ldj_, x1, hi_xy) &&
            detail::affine(z1, ldk_, hi_xy, hi);
   }
+  struct triple {
+    index a, b, c;
+  };
+  // The derived extents (see the first constructor).
+  tiles3d_t(std::span<T> buf, index ld_j, index ld_k, triple t)
+      : tiles3d_t(buf,
+                  {ld_j, ld_j >= 1 && ld_k >= 1 ? ld_k / ld_j : 0,
+                   planes_in(detail::length(buf), ld_j, ld_k)},
+                  ld_j, ld_k, t, true) {}
+  tiles3d_t(std::span<T> buf, triple n, index ld_j, index ld_k, triple t, bool derived = false)
+      : buf_(buf),
+        ni_(n.a),
+        nj_(n.b),
+        nk_(n.c),
+        ldj_(ld_j),
+        ldk_(ld_k),
+        ti_(t.a),
+        tj_(t.b),
+        tk_(t.c),
+        derived_(derived) {}
   std::span<T> buf_;
   index ni_, nj_, nk_, ldj_, ldk_, ti_, tj_, tk_;
   bool derived_;  // extents derived from the strides and the buffer
@@ -939,6 +1028,26 @@ auto tiles2d(C&& c, index ni, index nj, index ld, index ti, index tj) {
   auto s = detail::as_span(c);
   return tiles2d_t<typename decltype(s)::element_type>(s, ni, nj, ld, ti, tj);
 }
+/// tiles2d(c, ld, TI, TJ) with the tile shape fixed at compile time: each thread's view2d<T> is
+/// TI x TJ (constant extents: index checks with constant indices cost nothing), and a launch
+/// that reaches a tile cut at the matrix edge is refused (TI, TJ >= 1).
+template <index TI, index TJ, detail::mutable_contiguous C>
+auto tiles2d(C&& c, index ld) {
+  static_assert(TI >= 1 && TJ >= 1, "ferry::tiles2d<TI, TJ>: the tile extents must be >= 1");
+  detail::check_not_temporary<C>();
+  auto s = detail::as_span(c);
+  return tiles2d_t<typename decltype(s)::element_type, TI, TJ>(s, ld);
+}
+/// tiles2d(c, ni, nj, ld, TI, TJ) with the tile shape fixed at compile time (see
+/// tiles2d<TI, TJ>(c, ld)): ni and nj need not be multiples of the tile, but a launch may only
+/// reach whole tiles.
+template <index TI, index TJ, detail::mutable_contiguous C>
+auto tiles2d(C&& c, index ni, index nj, index ld) {
+  static_assert(TI >= 1 && TJ >= 1, "ferry::tiles2d<TI, TJ>: the tile extents must be >= 1");
+  detail::check_not_temporary<C>();
+  auto s = detail::as_span(c);
+  return tiles2d_t<typename decltype(s)::element_type, TI, TJ>(s, ni, nj, ld);
+}
 /// Thread (i, j, k) owns the ti x tj x tk box at (i*ti, j*tj, k*tk) of an array with strides
 /// (1, ld_j, ld_k) that is ld_j wide, floor(ld_k / ld_j) rows deep and has as many planes as c
 /// holds, as a view3d<T>; boxes at the edges are cut there.
@@ -956,6 +1065,28 @@ auto tiles3d(C&& c, index ni, index nj, index nk, index ld_j, index ld_k, index 
   detail::check_not_temporary<C>();
   auto s = detail::as_span(c);
   return tiles3d_t<typename decltype(s)::element_type>(s, ni, nj, nk, ld_j, ld_k, ti, tj, tk);
+}
+/// tiles3d(c, ld_j, ld_k, TI, TJ, TK) with the box shape fixed at compile time: each thread's
+/// view3d<T> is TI x TJ x TK (constant extents: index checks with constant indices cost
+/// nothing), and a launch that reaches a box cut at the array's edge is refused (TI, TJ, TK >= 1).
+template <index TI, index TJ, index TK, detail::mutable_contiguous C>
+auto tiles3d(C&& c, index ld_j, index ld_k) {
+  static_assert(TI >= 1 && TJ >= 1 && TK >= 1,
+                "ferry::tiles3d<TI, TJ, TK>: the box extents must be >= 1");
+  detail::check_not_temporary<C>();
+  auto s = detail::as_span(c);
+  return tiles3d_t<typename decltype(s)::element_type, TI, TJ, TK>(s, ld_j, ld_k);
+}
+/// tiles3d(c, ni, nj, nk, ld_j, ld_k, TI, TJ, TK) with the box shape fixed at compile time (see
+/// tiles3d<TI, TJ, TK>(c, ld_j, ld_k)): ni, nj and nk need not be multiples of the box, but a
+/// launch may only reach whole boxes.
+template <index TI, index TJ, index TK, detail::mutable_contiguous C>
+auto tiles3d(C&& c, index ni, index nj, index nk, index ld_j, index ld_k) {
+  static_assert(TI >= 1 && TJ >= 1 && TK >= 1,
+                "ferry::tiles3d<TI, TJ, TK>: the box extents must be >= 1");
+  detail::check_not_temporary<C>();
+  auto s = detail::as_span(c);
+  return tiles3d_t<typename decltype(s)::element_type, TI, TJ, TK>(s, ni, nj, nk, ld_j, ld_k);
 }
 /// The write-only form of a strategy: `ferry::write_only(ferry::elementwise(out))`.
 template <class S>

@@ -234,7 +234,7 @@ void rep(MASS3DPA& k) {
                                         ferry::view3d<Real_type> y, cview, cview, cview, cview) {
             for (int dz = 0; dz < d1; ++dz) y(0, 0, dz) += inc[dz];
           })),
-      ferry::tiles3d(k.m_y, d1, d1, d1 * k.m_ne, d1, d1 * d1, 1, 1, d1), std::as_const(k.m_b),
+      ferry::tiles3d<1, 1, d1>(k.m_y, d1, d1, d1 * k.m_ne, d1, d1 * d1), std::as_const(k.m_b),
       std::as_const(k.m_bt), std::as_const(k.m_d), std::as_const(k.m_x));
 }
 

@@ -36,6 +36,11 @@ __global__ void FERRY_BLOCK_LAUNCH_BOUNDS(Blocked)
   // to agree; the layout casts it per array (offsets aligned for each element type).
   extern __shared__ __align__(16) unsigned char ferry_block_smem[];
   const index tx = threadIdx.x, ty = threadIdx.y, tz = threadIdx.z;
+  // execute_blocks launches blocks of exactly Blocked's shape: a phase's index checks on
+  // block-shared arrays, whose offsets derive from the local indices, fold against it.
+  FERRY_ASSUME(tx < Blocked::bx);
+  FERRY_ASSUME(ty < Blocked::by);
+  FERRY_ASSUME(tz < Blocked::bz);
   const index gx = blockIdx.x, gz = blockIdx.z;  // k's blocks on x where geometry_of put them
   block_thread<typename Blocked::index_type> th = make_thread<Blocked>(
       g, g.k_on_grid_x ? gz : gx, blockIdx.y, g.k_on_grid_x ? gx : gz, tx, ty, tz);
