@@ -751,11 +751,14 @@ class view {
   /// then empty for a writable view, and for a read-only one keeps the requested extent, whose
   /// reads may fall outside this view before the kernel traps: reads change nothing).
   FERRY_HOST_DEVICE FERRY_INLINE view subview(index offset, index count) const {
-    // In range iff 0 <= offset <= n and 0 <= count <= n - offset; unsigned compares take the
-    // negative cases (and need no n + 1, which overflows for n = PTRDIFF_MAX), and n - offset
-    // cannot overflow once offset <= n.
-    const bool oob = static_cast<std::size_t>(offset) > static_cast<std::size_t>(n_) ||
-                     static_cast<std::size_t>(count) > static_cast<std::size_t>(n_ - offset);
+    // In range iff 0 <= count <= n and 0 <= offset <= n - count; unsigned compares take the
+    // negative cases (and need no n + 1, which overflows for n = PTRDIFF_MAX), and n - count
+    // cannot overflow once count <= n. Count first: where n and count are constants (a
+    // block-shared array, a fixed window) the test is one compare of offset with a constant,
+    // which folds away where the compiler knows offset's range (a thread's position in a block
+    // of compile-time shape); the form that subtracts offset did not fold (perf/NOTES.md).
+    const bool oob = static_cast<std::size_t>(count) > static_cast<std::size_t>(n_) ||
+                     static_cast<std::size_t>(offset) > static_cast<std::size_t>(n_ - count);
 #if FERRY_BOUNDS_CHECKS && FERRY_DEVICE_PASS
     view w(p_ + offset, count);
     w.fault_ = fault_;
