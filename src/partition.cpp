@@ -47,14 +47,12 @@ std::string tile_start_message(const char* who, index end, const tile_dim& d,
 
 std::string whole_tile_message(const std::string& who, index end, const tile_dim& d,
                                const std::string& cover) {
-  // check_tile_start passed: tile end - 1 starts inside the array, at start < n.
-  const index start = (end - 1) * d.t;
-  index last = 0;
-  const bool fits = add(start, d.t - 1, last);
+  index start = 0, last = 0;
+  const bool starts = mul(end - 1, d.t, start), ends = starts && add(start, d.t - 1, last);
   const std::string dim(1, d.idx), coord(1, d.coord);
   return who + ": tile index " + std::to_string(end - 1) + " along " + dim + " covers " + coord +
-         " = " + std::to_string(start) + " to " +
-         (fits ? std::to_string(last) : std::string("beyond 2^63 - 1")) +
+         (starts ? " = " + std::to_string(start) + " to " : " from beyond 2^63 - 1") +
+         (starts ? (ends ? std::to_string(last) : std::string("beyond 2^63 - 1")) : "") +
          ", past the array, which has " + std::to_string(d.n) + " elements along " + dim +
          d.derived_from +
          "; a tile shape fixed at compile time has no cut edge tiles. Launch over " + cover +

@@ -161,13 +161,17 @@ TEST_P(fixed_tiles, a_launch_reaching_a_cut_tile_is_refused_and_writes_nothing) 
                        "tile index 3 along k covers z = 6 to 7, past the array, which "
                        "has 7 elements along k"))
       << along_k;
-  // A box that starts outside the array keeps the run-time form's message.
+  // A box that starts outside the array: the same message, and the whole boxes as the space to
+  // launch (not tile_space(), which counts the cut box and is refused too).
   const std::string outside = launch_error_of([&] {
     fixed3d_over(v, range3d{5, 1, 1}, ni, nj, nk, ldj, ldk);
   });
-  EXPECT_TRUE(
-      contains(outside, "tiles3d: tile index 4 along i starts at x = 16, outside the array"))
+  EXPECT_TRUE(contains(outside,
+                       "tiles3d<4, 3, 2>: tile index 4 along i covers x = 16 to 19, past the "
+                       "array, which has 13 elements along i; a tile shape fixed at compile time "
+                       "has no cut edge tiles. Launch over ferry::range3d{3, 3, 3}"))
       << outside;
+  EXPECT_FALSE(contains(outside, "edge tile,")) << outside;
   EXPECT_EQ(v, std::vector<double>(v.size(), 0.0)) << "a refused launch wrote";
 
   std::vector<double> m(10 * 5, 0.0);
@@ -183,6 +187,71 @@ TEST_P(fixed_tiles, a_launch_reaching_a_cut_tile_is_refused_and_writes_nothing) 
       << two;
   EXPECT_TRUE(contains(two, "Launch over ferry::range2d{2, 1}")) << two;
   EXPECT_EQ(m, std::vector<double>(m.size(), 0.0)) << "a refused launch wrote";
+}
+
+TEST_P(fixed_tiles, refusals_name_the_fixed_form_and_the_space_it_accepts) {
+  // Found by attack: these messages named the run-time form's call, and the one for a tile
+  // starting outside the array advised a space the fixed form refuses.
+  std::vector<double> m(2 * 3, 0.0);
+  const std::string narrow = launch_error_of([&] {
+    ferry::launch(
+        {.name = "narrow"}, range2d{2, 1},
+        [] FERRY_KERNEL(ferry::index2, ferry::view2d<double> tile) { tile(0, 0) = 1.0; },
+        ferry::tiles2d<ti, tj>(m, 2, 3, 2));
+  });
+  EXPECT_TRUE(contains(narrow,
+                       "tiles2d<4, 3>: tile index 1 along i covers x = 4 to 7, past the array, "
+                       "which has 2 elements along i; a tile shape fixed at compile time has no "
+                       "cut edge tiles. Launch over ferry::range2d{0, 1}"))
+      << narrow;
+  std::vector<double> d(10 * 6, 0.0);
+  const std::string derived = launch_error_of([&] {
+    ferry::launch(
+        {.name = "derived"}, range2d{3, 1},
+        [] FERRY_KERNEL(ferry::index2, ferry::view2d<double> tile) { tile(0, 0) = 1.0; },
+        ferry::tiles2d<ti, tj>(d, 10));
+  });
+  EXPECT_TRUE(contains(derived, "which has 10 elements along i (tiles2d<4, 3>(v, ld): ld of them)"))
+      << derived;
+  std::vector<double> v(64, 0.0);
+  const std::string strides = launch_error_of([&] {
+    ferry::launch(
+        {.name = "strides"}, range3d{1, 1, 1},
+        [] FERRY_KERNEL(ferry::index3, ferry::view3d<double> box) { box(0, 0, 0) = 1.0; },
+        ferry::tiles3d<1, 1, 1>(v, 0, 5));
+  });
+  EXPECT_TRUE(contains(strides,
+                       "tiles3d<1, 1, 1>: the strides ld_j = 0 and ld_k = 5 must be >= 1 "
+                       "(tiles3d<1, 1, 1>(v, ld_j, ld_k) tiles an array"))
+      << strides;
+  const std::string begins = launch_error_of([&] {
+    fixed3d_over(v, range3d{0, 1, 0, 1, -1, 1}, ti, tj, tk, ti, ti * tj);
+  });
+  EXPECT_TRUE(contains(begins, "tiles3d<4, 3, 2> needs begin bounds >= 0")) << begins;
+  const std::string buffer = launch_error_of([&] {
+    fixed3d_over(v, range3d{1, 1, 20}, ti, tj, 40, ti, ti * tj);
+  });
+  EXPECT_TRUE(contains(buffer,
+                       "the buffer is smaller than the array tiles3d<4, 3, 2>(v, ni, nj, "
+                       "nk, ld_j, ld_k) describes"))
+      << buffer;
+  // A tile extent of 2^62: the last tile's start, 2 * 2^62, is past 2^63 - 1 itself.
+  constexpr index big = index{1} << 62;
+  const std::string huge_tile = launch_error_of([&] {
+    ferry::launch(
+        {.name = "huge_tile"}, range3d{3, 1, 1},
+        [] FERRY_KERNEL(ferry::index3, ferry::view3d<double> box) { box(0, 0, 0) = 1.0; },
+        ferry::tiles3d<big, 1, 1>(v, std::numeric_limits<index>::max(), 1, 1,
+                                  std::numeric_limits<index>::max(),
+                                  std::numeric_limits<index>::max()));
+  });
+  EXPECT_TRUE(contains(huge_tile,
+                       "tiles3d<4611686018427387904, 1, 1>: tile index 2 along i "
+                       "covers x from beyond 2^63 - 1, past the array"))
+      << huge_tile;
+  EXPECT_EQ(v, std::vector<double>(64, 0.0));
+  EXPECT_EQ(m, std::vector<double>(6, 0.0));
+  EXPECT_EQ(d, std::vector<double>(60, 0.0));
 }
 
 TEST_P(fixed_tiles, the_whole_tiles_of_a_ragged_array_run_and_leave_the_rest_alone) {

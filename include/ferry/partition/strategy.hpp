@@ -433,7 +433,7 @@ struct tile_dim {
   char coord;
   index n;
   index t;
-  const char* derived_from;
+  std::string derived_from;
 };
 /// check_tile_start's message for a tile index along d below `end` that starts outside the
 /// array.
@@ -455,9 +455,10 @@ inline std::string check_tile_start(const char* who, index end, const tile_dim& 
 /// "tiles3d<1, 1, 4>"). Built out of line (src/partition.cpp).
 std::string whole_tile_message(const std::string& who, index end, const tile_dim& d,
                                const std::string& cover);
-/// "" if the tiles with indices below `end` (end >= 1, each starting inside the array:
-/// check_tile_start passed) are all whole along d, i.e. end * t <= n; otherwise a message that
-/// names the last tile, where it would end and the index space of the whole tiles.
+/// "" if the tiles with indices below `end` (end >= 1) are all whole along d, i.e. end * t <= n
+/// (overflow-checked; this implies that each starts inside the array, so the fixed tile shapes
+/// use it instead of check_tile_start); otherwise a message that names the last tile, the
+/// coordinates it would cover and the index space of the whole tiles (`cover`).
 inline std::string check_whole_tile(const std::string& who, index end, const tile_dim& d,
                                     const std::string& cover) {
   index stop = 0;
@@ -521,7 +522,9 @@ class tiles2d_t : public strategy_base {
   index extent_i() const { return ni_; }
   index extent_j() const { return nj_; }
   /// The index space whose tiles cover the whole matrix: range2d{ceil(ni / ti), ceil(nj / tj)}
-  /// (empty for tile extents < 1 or negative matrix extents).
+  /// (empty for tile extents < 1 or negative matrix extents). With a fixed tile shape a launch
+  /// over it is refused unless ni and nj are multiples of TI and TJ (it reaches a cut tile):
+  /// the whole tiles are range2d{ni / TI, nj / TJ}.
   range2d tile_space() const {
     if (ti_ < 1 || tj_ < 1 || ni_ < 0 || nj_ < 0) return range2d{0, 0};
     return range2d{detail::ceil_div(ni_, ti_), detail::ceil_div(nj_, tj_)};
@@ -535,30 +538,30 @@ class tiles2d_t : public strategy_base {
     if (std::string m = check_index_space(s); !m.empty()) return m;
     if (ti_ < 1 || tj_ < 1) return "tile extents must be >= 1";
     if (s.size() == 0) return {};
-    if (s.begin_i < 0 || s.begin_j < 0) return "tiles2d needs begin bounds >= 0";
+    if (s.begin_i < 0 || s.begin_j < 0) return name() + " needs begin bounds >= 0";
     if (std::string m = check_shape(); !m.empty()) return m;
-    const range2d all = tile_space();
-    const std::string cover =
-        "ferry::range2d{" + std::to_string(all.end_i) + ", " + std::to_string(all.end_j) + "}";
-    if (std::string m = detail::check_tile_start("tiles2d", s.end_i, dim_i(), cover); !m.empty())
-      return m;
-    if (std::string m = detail::check_tile_start("tiles2d", s.end_j, dim_j(), cover); !m.empty())
-      return m;
-    if constexpr (fixed_shape) {
-      const std::string who = detail::fixed_tile_name<TI, TJ>("tiles2d");
+    if constexpr (fixed_shape) {  // whole tiles: each starts inside the array too
       const std::string whole =
           "ferry::range2d{" + std::to_string(ni_ / TI) + ", " + std::to_string(nj_ / TJ) + "}";
-      if (std::string m = detail::check_whole_tile(who, s.end_i, dim_i(), whole); !m.empty())
+      if (std::string m = detail::check_whole_tile(name(), s.end_i, dim_i(), whole); !m.empty())
         return m;
-      if (std::string m = detail::check_whole_tile(who, s.end_j, dim_j(), whole); !m.empty())
+      if (std::string m = detail::check_whole_tile(name(), s.end_j, dim_j(), whole); !m.empty())
+        return m;
+    } else {
+      const range2d all = tile_space();
+      const std::string cover =
+          "ferry::range2d{" + std::to_string(all.end_i) + ", " + std::to_string(all.end_j) + "}";
+      if (std::string m = detail::check_tile_start("tiles2d", s.end_i, dim_i(), cover); !m.empty())
+        return m;
+      if (std::string m = detail::check_tile_start("tiles2d", s.end_j, dim_j(), cover); !m.empty())
         return m;
     }
     index lo = 0, hi = 0;
     if (!bounds(s, lo, hi)) return detail::overflow_message();
     if (hi >= detail::length(buf_))
       return detail::fit_message(lo, hi, detail::length(buf_)) +
-             ": the buffer is smaller than the matrix tiles2d(v, ni, nj, ld, ti, tj) describes "
-             "((nj - 1) * ld + ni elements); pass extents that fit it";
+             ": the buffer is smaller than the matrix " + explicit_call() +
+             " describes ((nj - 1) * ld + ni elements); pass extents that fit it";
     return {};
   }
   /// Elements [first, last) a launch over s may touch; the whole buffer for a launch
@@ -602,27 +605,41 @@ class tiles2d_t : public strategy_base {
   }
 
  private:
+  /// How messages name the strategy and its two factory calls: "tiles2d" and
+  /// "tiles2d(v, ld, ti, tj)", or "tiles2d<4, 3>" and "tiles2d<4, 3>(v, ld)" for a fixed shape.
+  static std::string name() {
+    if constexpr (fixed_shape)
+      return detail::fixed_tile_name<TI, TJ>("tiles2d");
+    else
+      return "tiles2d";
+  }
+  static std::string derived_call() {
+    return name() + (fixed_shape ? "(v, ld)" : "(v, ld, ti, tj)");
+  }
+  static std::string explicit_call() {
+    return name() + (fixed_shape ? "(v, ni, nj, ld)" : "(v, ni, nj, ld, ti, tj)");
+  }
   detail::tile_dim dim_i() const {
-    return {'i', 'x', ni_, ti_, derived_ ? " (tiles2d(v, ld, ti, tj): ld of them)" : ""};
+    return {'i', 'x', ni_, ti_, derived_ ? " (" + derived_call() + ": ld of them)" : ""};
   }
   detail::tile_dim dim_j() const {
     return {
         'j', 'y', nj_, tj_,
-        derived_ ? " (tiles2d(v, ld, ti, tj): the full rows of ld elements the buffer holds)" : ""};
+        derived_ ? " (" + derived_call() + ": the full rows of ld elements the buffer holds)" : ""};
   }
   /// "" if the matrix shape is usable (rows of ni elements, ld apart, do not overlap).
   std::string check_shape() const {
     if (derived_) {
       if (ld_ < 1)
-        return "tiles2d: the leading dimension ld is " + std::to_string(ld_) +
-               "; it must be >= 1 (tiles2d(v, ld, ti, tj) tiles a matrix ld elements wide)";
+        return name() + ": the leading dimension ld is " + std::to_string(ld_) +
+               "; it must be >= 1 (" + derived_call() + " tiles a matrix ld elements wide)";
       return {};
     }
     if (ni_ < 0 || nj_ < 0)
-      return "tiles2d: the matrix extents ni = " + std::to_string(ni_) +
+      return name() + ": the matrix extents ni = " + std::to_string(ni_) +
              ", nj = " + std::to_string(nj_) + " must be >= 0";
     if (ld_ < ni_)
-      return "tiles2d: the leading dimension ld = " + std::to_string(ld_) +
+      return name() + ": the leading dimension ld = " + std::to_string(ld_) +
              " is smaller than the matrix extent along i, ni = " + std::to_string(ni_) +
              ", so rows y and y + 1 would overlap; pass ld >= ni";
     return {};
@@ -705,7 +722,9 @@ class tiles3d_t : public strategy_base {
   index extent_k() const { return nk_; }
   /// The index space whose boxes cover the whole array:
   /// range3d{ceil(ni / ti), ceil(nj / tj), ceil(nk / tk)} (empty for tile extents < 1 or
-  /// negative array extents).
+  /// negative array extents). With a fixed box shape a launch over it is refused unless the
+  /// extents are multiples of the box (it reaches a cut box): the whole boxes are
+  /// range3d{ni / TI, nj / TJ, nk / TK}.
   range3d tile_space() const {
     if (ti_ < 1 || tj_ < 1 || tk_ < 1 || ni_ < 0 || nj_ < 0 || nk_ < 0) return range3d{0, 0, 0};
     return range3d{detail::ceil_div(ni_, ti_), detail::ceil_div(nj_, tj_),
@@ -720,34 +739,35 @@ class tiles3d_t : public strategy_base {
     if (std::string m = check_index_space(s); !m.empty()) return m;
     if (ti_ < 1 || tj_ < 1 || tk_ < 1) return "tile extents must be >= 1";
     if (s.size() == 0) return {};
-    if (s.begin_i < 0 || s.begin_j < 0 || s.begin_k < 0) return "tiles3d needs begin bounds >= 0";
+    if (s.begin_i < 0 || s.begin_j < 0 || s.begin_k < 0) return name() + " needs begin bounds >= 0";
     if (std::string m = check_shape(); !m.empty()) return m;
-    const range3d all = tile_space();
-    const std::string cover = "ferry::range3d{" + std::to_string(all.end_i) + ", " +
-                              std::to_string(all.end_j) + ", " + std::to_string(all.end_k) + "}";
-    if (std::string m = detail::check_tile_start("tiles3d", s.end_i, dim_i(), cover); !m.empty())
-      return m;
-    if (std::string m = detail::check_tile_start("tiles3d", s.end_j, dim_j(), cover); !m.empty())
-      return m;
-    if (std::string m = detail::check_tile_start("tiles3d", s.end_k, dim_k(), cover); !m.empty())
-      return m;
-    if constexpr (fixed_shape) {
-      const std::string who = detail::fixed_tile_name<TI, TJ, TK>("tiles3d");
+    if constexpr (fixed_shape) {  // whole boxes: each starts inside the array too
       const std::string whole = "ferry::range3d{" + std::to_string(ni_ / TI) + ", " +
                                 std::to_string(nj_ / TJ) + ", " + std::to_string(nk_ / TK) + "}";
-      if (std::string m = detail::check_whole_tile(who, s.end_i, dim_i(), whole); !m.empty())
+      if (std::string m = detail::check_whole_tile(name(), s.end_i, dim_i(), whole); !m.empty())
         return m;
-      if (std::string m = detail::check_whole_tile(who, s.end_j, dim_j(), whole); !m.empty())
+      if (std::string m = detail::check_whole_tile(name(), s.end_j, dim_j(), whole); !m.empty())
         return m;
-      if (std::string m = detail::check_whole_tile(who, s.end_k, dim_k(), whole); !m.empty())
+      if (std::string m = detail::check_whole_tile(name(), s.end_k, dim_k(), whole); !m.empty())
+        return m;
+    } else {
+      const range3d all = tile_space();
+      const std::string cover = "ferry::range3d{" + std::to_string(all.end_i) + ", " +
+                                std::to_string(all.end_j) + ", " + std::to_string(all.end_k) + "}";
+      if (std::string m = detail::check_tile_start("tiles3d", s.end_i, dim_i(), cover); !m.empty())
+        return m;
+      if (std::string m = detail::check_tile_start("tiles3d", s.end_j, dim_j(), cover); !m.empty())
+        return m;
+      if (std::string m = detail::check_tile_start("tiles3d", s.end_k, dim_k(), cover); !m.empty())
         return m;
     }
     index lo = 0, hi = 0;
     if (!bounds(s, lo, hi)) return detail::overflow_message();
     if (hi >= detail::length(buf_))
       return detail::fit_message(lo, hi, detail::length(buf_)) +
-             ": the buffer is smaller than the array tiles3d(v, ni, nj, nk, ld_j, ld_k, ...) "
-             "describes ((nk - 1) * ld_k + (nj - 1) * ld_j + ni elements); pass extents that fit "
+             ": the buffer is smaller than the array " + name() +
+             (fixed_shape ? "(v, ni, nj, nk, ld_j, ld_k)" : "(v, ni, nj, nk, ld_j, ld_k, ...)") +
+             " describes ((nk - 1) * ld_k + (nj - 1) * ld_j + ni elements); pass extents that fit "
              "it";
     return {};
   }
@@ -799,39 +819,50 @@ class tiles3d_t : public strategy_base {
   }
 
  private:
+  /// How messages name the strategy and its derived-extent factory call: "tiles3d" and
+  /// "tiles3d(v, ld_j, ld_k, ...)", or "tiles3d<1, 1, 4>" and "tiles3d<1, 1, 4>(v, ld_j, ld_k)".
+  static std::string name() {
+    if constexpr (fixed_shape)
+      return detail::fixed_tile_name<TI, TJ, TK>("tiles3d");
+    else
+      return "tiles3d";
+  }
+  static std::string derived_call() {
+    return name() + (fixed_shape ? "(v, ld_j, ld_k)" : "(v, ld_j, ld_k, ...)");
+  }
   detail::tile_dim dim_i() const {
-    return {'i', 'x', ni_, ti_, derived_ ? " (tiles3d(v, ld_j, ld_k, ...): ld_j of them)" : ""};
+    return {'i', 'x', ni_, ti_, derived_ ? " (" + derived_call() + ": ld_j of them)" : ""};
   }
   detail::tile_dim dim_j() const {
     return {'j', 'y', nj_, tj_,
-            derived_ ? " (tiles3d(v, ld_j, ld_k, ...): the rows of ld_j that fit in ld_k)" : ""};
+            derived_ ? " (" + derived_call() + ": the rows of ld_j that fit in ld_k)" : ""};
   }
   detail::tile_dim dim_k() const {
     return {'k', 'z', nk_, tk_,
-            derived_ ? " (tiles3d(v, ld_j, ld_k, ...): the planes that fit in the buffer)" : ""};
+            derived_ ? " (" + derived_call() + ": the planes that fit in the buffer)" : ""};
   }
   /// "" if the array shape is usable: rows of ni elements ld_j apart and planes of
   /// (nj - 1) * ld_j + ni elements ld_k apart do not overlap.
   std::string check_shape() const {
     if (derived_) {
       if (ldj_ < 1 || ldk_ < 1)
-        return "tiles3d: the strides ld_j = " + std::to_string(ldj_) +
-               " and ld_k = " + std::to_string(ldk_) +
-               " must be >= 1 (tiles3d(v, ld_j, ld_k, ti, tj, tk) tiles an array ld_j elements "
-               "wide with planes ld_k elements apart)";
+        return name() + ": the strides ld_j = " + std::to_string(ldj_) +
+               " and ld_k = " + std::to_string(ldk_) + " must be >= 1 (" + name() +
+               (fixed_shape ? "(v, ld_j, ld_k)" : "(v, ld_j, ld_k, ti, tj, tk)") +
+               " tiles an array ld_j elements wide with planes ld_k elements apart)";
       return {};
     }
     if (ni_ < 0 || nj_ < 0 || nk_ < 0)
-      return "tiles3d: the array extents ni = " + std::to_string(ni_) +
+      return name() + ": the array extents ni = " + std::to_string(ni_) +
              ", nj = " + std::to_string(nj_) + ", nk = " + std::to_string(nk_) + " must be >= 0";
     if (ldj_ < ni_)
-      return "tiles3d: the row stride ld_j = " + std::to_string(ldj_) +
+      return name() + ": the row stride ld_j = " + std::to_string(ldj_) +
              " is smaller than the array extent along i, ni = " + std::to_string(ni_) +
              ", so rows y and y + 1 would overlap; pass ld_j >= ni";
     index plane = 0;
     const bool plane_fits = nj_ < 1 || detail::affine(nj_ - 1, ldj_, ni_, plane);
     if (nj_ >= 1 && (!plane_fits || plane > ldk_))
-      return "tiles3d: a plane of the array ((nj - 1) * ld_j + ni = " +
+      return name() + ": a plane of the array ((nj - 1) * ld_j + ni = " +
              (plane_fits ? std::to_string(plane) : std::string("more than 2^63 - 1")) +
              " elements) is longer than the plane stride ld_k = " + std::to_string(ldk_) +
              ", so planes z and z + 1 would overlap; pass ld_k >= (nj - 1) * ld_j + ni";
