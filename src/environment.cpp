@@ -40,12 +40,12 @@ namespace ferry::detail {
 /// threads instead of the data (gpu::sector_lead in ferry/backend/gpu/grid.hpp).
 constexpr std::size_t congruence = 256;
 
-namespace {
-
 double now_seconds() {
   using clock = std::chrono::steady_clock;
   return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
 }
+
+namespace {
 
 /// Checked backend only: detects writes to bytes that must not change. FNV-1a's multiply
 /// (64-bit offset basis and prime from the FNV specification) over 8-byte words, each step

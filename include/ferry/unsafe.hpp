@@ -5,7 +5,6 @@
 
 #include <omp.h>
 
-#include <chrono>
 #include <cstring>
 #include <span>
 #include <type_traits>
@@ -89,22 +88,22 @@ class device_buffer {
   /// Copies host[0, size()) to the device.
   void copy_from_host(std::span<const T> host) {
     const std::size_t b = host.size_bytes() < bytes() ? host.size_bytes() : bytes();
-    const auto t0 = std::chrono::steady_clock::now();
+    const double t0 = detail::now_seconds();
     if (rt_)
       rt_->copy_to_device(p_, host.data(), b);
     else if (b)
       std::memcpy(p_, host.data(), b);
-    detail::record_transfer(true, b, seconds_since(t0), "ferry::unsafe::device_buffer");
+    detail::record_transfer(true, b, detail::now_seconds() - t0, "ferry::unsafe::device_buffer");
   }
   /// Copies the device data to host[0, size()); waits for earlier launches.
   void copy_to_host(std::span<T> host) const {
     const std::size_t b = host.size_bytes() < bytes() ? host.size_bytes() : bytes();
-    const auto t0 = std::chrono::steady_clock::now();
+    const double t0 = detail::now_seconds();
     if (rt_)
       rt_->copy_to_host(host.data(), p_, b);
     else if (b)
       std::memcpy(host.data(), p_, b);
-    detail::record_transfer(false, b, seconds_since(t0), "ferry::unsafe::device_buffer");
+    detail::record_transfer(false, b, detail::now_seconds() - t0, "ferry::unsafe::device_buffer");
   }
   /// The device address.
   T* get() const { return p_; }
@@ -112,9 +111,6 @@ class device_buffer {
   std::size_t bytes() const { return static_cast<std::size_t>(n_) * sizeof(T); }
 
  private:
-  static double seconds_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  }
   T* p_ = nullptr;
   index n_ = 0;
   detail::device_runtime* rt_ = nullptr;

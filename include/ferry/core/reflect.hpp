@@ -22,10 +22,28 @@
 #pragma once
 
 #include <array>
-#include <complex>
 #include <cstddef>
 #include <type_traits>
 #include <utility>
+
+// std::complex<float> and std::complex<double> are kernel values (is_std_complex below), and
+// naming them needs only the template's declaration, not <complex>, which costs about 17 000
+// preprocessed lines (a fifth of ferry.hpp's) in every translation unit: libstdc++'s own
+// declaration, written with its namespace macros (as it declares the template itself), or
+// libc++'s forward-declaration header; <complex> itself with any other library. A user who
+// passes a std::complex includes <complex>, before or after ferry.
+#if defined(__GLIBCXX__)
+namespace std _GLIBCXX_VISIBILITY(default) {
+  _GLIBCXX_BEGIN_NAMESPACE_VERSION
+  template <typename _Tp>
+  class complex;
+  _GLIBCXX_END_NAMESPACE_VERSION
+}  // namespace )
+#elif defined(_LIBCPP_VERSION) && __has_include(<__fwd/complex.h>)
+#include <__fwd/complex.h>
+#else
+#include <complex>
+#endif
 
 namespace ferry {
 

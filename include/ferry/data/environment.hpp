@@ -229,6 +229,9 @@ class launch_mapping {
   launch_mapping* next_ = nullptr;
 };
 
+/// Seconds on the host's steady clock since an unspecified start: differences time host-side
+/// work (transfers). Out of line (src/environment.cpp), so that no header needs <chrono>.
+double now_seconds();
 /// Records a transfer in the statistics and the FERRY_INFO log.
 void record_transfer(bool to_device, std::size_t bytes, double seconds, const char* kernel);
 /// Transfers avoided thanks to residency so far, as (count, bytes); `reset` zeroes both. Launches
