@@ -35,7 +35,8 @@ void tiled_rep(const char* name, LTIMES& k) {
   const ferry::index num_d = k.m_num_d;
   ferry::launch_blocks(
       {.name = name},
-      ferry::blocks<tile_m, tile_g, tile_z>(ferry::range3d{k.m_num_m, k.m_num_g, k.m_num_z}),
+      ferry::blocks<tile_m, tile_g, tile_z, tile_resident>(
+          ferry::range3d{k.m_num_m, k.m_num_g, k.m_num_z}),
       ferry::block_kernel<Real_type, psi_tile, ell_tile>(  // state: the thread's sum over d
           ferry::repeat(
               (num_d + tile_d - 1) / tile_d,

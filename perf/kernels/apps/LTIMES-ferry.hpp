@@ -12,6 +12,11 @@ inline constexpr int tile_g = 4;
 inline constexpr int tile_z = 2;
 /// Threads per tile.
 inline constexpr int tile_threads = tile_m * tile_g * tile_z;
+/// Tiles resident per multiprocessor asked for (ferry::blocks' MinResident): 2, so the kernel
+/// keeps to 128 registers a thread (65536 / (2 x 256)). Left free, nvcc took 153 once the block
+/// kernel told it the local indices' range (it unrolls more), and one tile per multiprocessor
+/// ran LTIMES 1.45x slower (perf/NOTES.md, eighteenth run).
+inline constexpr int tile_resident = 2;
 /// (z, g) pairs per tile: each pair's psi vector is staged once and read by the tile's 32 m.
 inline constexpr int tile_pairs = tile_g * tile_z;
 /// Directions staged per step of the tile's repeat (one step at the default num_d = 64).
