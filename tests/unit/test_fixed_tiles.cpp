@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "backend_param.hpp"
+#include "tiles_support.hpp"
 
 namespace {
 
@@ -15,14 +16,9 @@ using ferry::index;
 using ferry::range2d;
 using ferry::range3d;
 using ferry_test::contains;
+using ferry_test::launch_error_of;
 using ferry_test::on_backend;
-
-/// The value a kernel stores at array coordinate (x, y, z), local coordinate (a, b, c): both
-/// show in it, so a tile written at the wrong place or with the wrong local origin shows.
-FERRY_HOST_DEVICE inline double stamp(index x, index y, index z, index a, index b, index c) {
-  return static_cast<double>(x + 1024 * y + 1048576 * z) +
-         0.125 * static_cast<double>((a % 2) + 2 * (b % 2) + (c % 2));
-}
+using ferry_test::stamp;
 
 constexpr index ti = 4, tj = 3, tk = 2;
 
@@ -63,17 +59,6 @@ void fixed3d_over(std::vector<double>& v, range3d s, index ni, index nj, index n
       {.name = "fixed3d_over"}, s,
       [] FERRY_KERNEL(ferry::index3, ferry::view3d<double> box) { box(0, 0, 0) = 1.0; },
       ferry::tiles3d<ti, tj, tk>(v, ni, nj, nk, ldj, ldk));
-}
-
-/// The launch_error message a call raises ("" if it raised none).
-template <class F>
-std::string launch_error_of(F&& f) {
-  try {
-    f();
-  } catch (const ferry::launch_error& e) {
-    return e.what();
-  }
-  return {};
 }
 
 class fixed_tiles : public on_backend {};

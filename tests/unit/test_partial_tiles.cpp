@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backend_param.hpp"
+#include "tiles_support.hpp"
 
 namespace {
 
@@ -17,15 +18,9 @@ using ferry::index;
 using ferry::range2d;
 using ferry::range3d;
 using ferry_test::contains;
+using ferry_test::launch_error_of;
 using ferry_test::on_backend;
-
-/// The value a kernel stores at array coordinate (x, y, z), local tile coordinate (a, b, c):
-/// both are visible in it, so a tile written at the wrong place or with the wrong local origin
-/// shows.
-FERRY_HOST_DEVICE inline double stamp(index x, index y, index z, index a, index b, index c) {
-  return static_cast<double>(x + 1024 * y + 1048576 * z) +
-         0.125 * static_cast<double>((a % 2) + 2 * (b % 2) + (c % 2));
-}
+using ferry_test::stamp;
 
 /// Every thread writes its whole tile (through the extents its view reports) and records those
 /// extents in ext[i + ntiles_i * j] as extent_i * 1000 + extent_j.
@@ -131,17 +126,6 @@ std::vector<index> extents2d(index ni, index nj, index ti, index tj) {
     for (index i = 0; i < nti; ++i)
       e[i + nti * j] = std::min(ti, ni - i * ti) * 1000 + std::min(tj, nj - j * tj);
   return e;
-}
-
-/// The launch_error message a call raises ("" if it raised none).
-template <class F>
-std::string launch_error_of(F&& f) {
-  try {
-    f();
-  } catch (const ferry::launch_error& e) {
-    return e.what();
-  }
-  return {};
 }
 
 class partial_tiles : public on_backend {};

@@ -33,12 +33,15 @@
 // libc++'s forward-declaration header; <complex> itself with any other library. A user who
 // passes a std::complex includes <complex>, before or after ferry.
 #if defined(__GLIBCXX__)
+// clang-format would take the visibility macro for the namespace's name.
+// clang-format off
 namespace std _GLIBCXX_VISIBILITY(default) {
-  _GLIBCXX_BEGIN_NAMESPACE_VERSION
-  template <typename _Tp>
-  class complex;
-  _GLIBCXX_END_NAMESPACE_VERSION
-}  // namespace )
+_GLIBCXX_BEGIN_NAMESPACE_VERSION
+template <typename _Tp>
+class complex;
+_GLIBCXX_END_NAMESPACE_VERSION
+}  // namespace std
+// clang-format on
 #elif defined(_LIBCPP_VERSION) && __has_include(<__fwd/complex.h>)
 #include <__fwd/complex.h>
 #else
