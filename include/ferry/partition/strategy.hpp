@@ -439,31 +439,37 @@ struct tile_dim {
 /// array.
 std::string tile_start_message(const char* who, index end, const tile_dim& d,
                                const std::string& cover);
-/// "" if every tile index along d below `end` (end >= 1) starts inside the array, i.e.
-/// (end - 1) * t < n (an overflowing product is outside); otherwise a message that names the
-/// tile index and its dimension, says how many tiles there are along it, and gives the index
-/// space that covers the whole array (`cover`, e.g. "ferry::range2d{32, 25}").
-/// The message is built out of line (src/partition.cpp, tile_start_message).
-inline std::string check_tile_start(const char* who, index end, const tile_dim& d,
-                                    const std::string& cover) {
+/// "" if every tile index below `end` (end >= 1) along a dimension of n elements in tiles of t
+/// starts inside the array, i.e. (end - 1) * t < n (an overflowing product is outside);
+/// otherwise a message that names the tile index and its dimension (`dim()`, a tile_dim), says
+/// how many tiles there are along it, and gives the index space that covers the whole array
+/// (`cover()`, e.g. "ferry::range2d{32, 25}"). dim and cover are called only for the message,
+/// so that a launch that passes builds no string. The message is built out of line
+/// (src/partition.cpp, tile_start_message).
+template <class Dim, class Cover>
+std::string check_tile_start(const char* who, index end, index t, index n, const Dim& dim,
+                             const Cover& cover) {
   index start = 0;
-  if (mul(end - 1, d.t, start) && start < d.n) return {};
-  return tile_start_message(who, end, d, cover);
+  if (mul(end - 1, t, start) && start < n) return {};
+  return tile_start_message(who, end, dim(), cover());
 }
 /// whole_tile_message's text for a launch whose last tile along d (index end - 1) would be cut
 /// at the array edge, which a tile shape fixed at compile time does not allow (`who`, e.g.
 /// "tiles3d<1, 1, 4>"). Built out of line (src/partition.cpp).
 std::string whole_tile_message(const std::string& who, index end, const tile_dim& d,
                                const std::string& cover);
-/// "" if the tiles with indices below `end` (end >= 1) are all whole along d, i.e. end * t <= n
-/// (overflow-checked; this implies that each starts inside the array, so the fixed tile shapes
-/// use it instead of check_tile_start); otherwise a message that names the last tile, the
-/// coordinates it would cover and the index space of the whole tiles (`cover`).
-inline std::string check_whole_tile(const std::string& who, index end, const tile_dim& d,
-                                    const std::string& cover) {
+/// "" if the tiles with indices below `end` (end >= 1) along a dimension of n elements in
+/// tiles of t are all whole, i.e. end * t <= n (overflow-checked; this implies that each starts
+/// inside the array, so the fixed tile shapes use it instead of check_tile_start); otherwise a
+/// message (strategy `who()`, dimension `dim()`) that names the last tile, the coordinates it
+/// would cover and the index space of the whole tiles (`cover()`). who, dim and cover are
+/// called only for the message.
+template <class Who, class Dim, class Cover>
+std::string check_whole_tile(const Who& who, index end, index t, index n, const Dim& dim,
+                             const Cover& cover) {
   index stop = 0;
-  if (mul(end, d.t, stop) && stop <= d.n) return {};
-  return whole_tile_message(who, end, d, cover);
+  if (mul(end, t, stop) && stop <= n) return {};
+  return whole_tile_message(who(), end, dim(), cover());
 }
 /// "tiles2d<TI, TJ>" / "tiles3d<TI, TJ, TK>": how a message names a strategy whose tile shape
 /// is fixed at compile time.
@@ -540,20 +546,27 @@ class tiles2d_t : public strategy_base {
     if (s.size() == 0) return {};
     if (s.begin_i < 0 || s.begin_j < 0) return name() + " needs begin bounds >= 0";
     if (std::string m = check_shape(); !m.empty()) return m;
+    const auto di = [this] { return dim_i(); };
+    const auto dj = [this] { return dim_j(); };
     if constexpr (fixed_shape) {  // whole tiles: each starts inside the array too
-      const std::string whole =
-          "ferry::range2d{" + std::to_string(ni_ / TI) + ", " + std::to_string(nj_ / TJ) + "}";
-      if (std::string m = detail::check_whole_tile(name(), s.end_i, dim_i(), whole); !m.empty())
+      const auto whole = [this] {
+        return "ferry::range2d{" + std::to_string(ni_ / TI) + ", " + std::to_string(nj_ / TJ) + "}";
+      };
+      if (std::string m = detail::check_whole_tile(name, s.end_i, TI, ni_, di, whole); !m.empty())
         return m;
-      if (std::string m = detail::check_whole_tile(name(), s.end_j, dim_j(), whole); !m.empty())
+      if (std::string m = detail::check_whole_tile(name, s.end_j, TJ, nj_, dj, whole); !m.empty())
         return m;
     } else {
-      const range2d all = tile_space();
-      const std::string cover =
-          "ferry::range2d{" + std::to_string(all.end_i) + ", " + std::to_string(all.end_j) + "}";
-      if (std::string m = detail::check_tile_start("tiles2d", s.end_i, dim_i(), cover); !m.empty())
+      const auto cover = [this] {
+        const range2d all = tile_space();
+        return "ferry::range2d{" + std::to_string(all.end_i) + ", " + std::to_string(all.end_j) +
+               "}";
+      };
+      if (std::string m = detail::check_tile_start("tiles2d", s.end_i, ti_, ni_, di, cover);
+          !m.empty())
         return m;
-      if (std::string m = detail::check_tile_start("tiles2d", s.end_j, dim_j(), cover); !m.empty())
+      if (std::string m = detail::check_tile_start("tiles2d", s.end_j, tj_, nj_, dj, cover);
+          !m.empty())
         return m;
     }
     index lo = 0, hi = 0;
@@ -741,24 +754,34 @@ class tiles3d_t : public strategy_base {
     if (s.size() == 0) return {};
     if (s.begin_i < 0 || s.begin_j < 0 || s.begin_k < 0) return name() + " needs begin bounds >= 0";
     if (std::string m = check_shape(); !m.empty()) return m;
+    const auto di = [this] { return dim_i(); };
+    const auto dj = [this] { return dim_j(); };
+    const auto dk = [this] { return dim_k(); };
     if constexpr (fixed_shape) {  // whole boxes: each starts inside the array too
-      const std::string whole = "ferry::range3d{" + std::to_string(ni_ / TI) + ", " +
-                                std::to_string(nj_ / TJ) + ", " + std::to_string(nk_ / TK) + "}";
-      if (std::string m = detail::check_whole_tile(name(), s.end_i, dim_i(), whole); !m.empty())
+      const auto whole = [this] {
+        return "ferry::range3d{" + std::to_string(ni_ / TI) + ", " + std::to_string(nj_ / TJ) +
+               ", " + std::to_string(nk_ / TK) + "}";
+      };
+      if (std::string m = detail::check_whole_tile(name, s.end_i, TI, ni_, di, whole); !m.empty())
         return m;
-      if (std::string m = detail::check_whole_tile(name(), s.end_j, dim_j(), whole); !m.empty())
+      if (std::string m = detail::check_whole_tile(name, s.end_j, TJ, nj_, dj, whole); !m.empty())
         return m;
-      if (std::string m = detail::check_whole_tile(name(), s.end_k, dim_k(), whole); !m.empty())
+      if (std::string m = detail::check_whole_tile(name, s.end_k, TK, nk_, dk, whole); !m.empty())
         return m;
     } else {
-      const range3d all = tile_space();
-      const std::string cover = "ferry::range3d{" + std::to_string(all.end_i) + ", " +
-                                std::to_string(all.end_j) + ", " + std::to_string(all.end_k) + "}";
-      if (std::string m = detail::check_tile_start("tiles3d", s.end_i, dim_i(), cover); !m.empty())
+      const auto cover = [this] {
+        const range3d all = tile_space();
+        return "ferry::range3d{" + std::to_string(all.end_i) + ", " + std::to_string(all.end_j) +
+               ", " + std::to_string(all.end_k) + "}";
+      };
+      if (std::string m = detail::check_tile_start("tiles3d", s.end_i, ti_, ni_, di, cover);
+          !m.empty())
         return m;
-      if (std::string m = detail::check_tile_start("tiles3d", s.end_j, dim_j(), cover); !m.empty())
+      if (std::string m = detail::check_tile_start("tiles3d", s.end_j, tj_, nj_, dj, cover);
+          !m.empty())
         return m;
-      if (std::string m = detail::check_tile_start("tiles3d", s.end_k, dim_k(), cover); !m.empty())
+      if (std::string m = detail::check_tile_start("tiles3d", s.end_k, tk_, nk_, dk, cover);
+          !m.empty())
         return m;
     }
     index lo = 0, hi = 0;
