@@ -10,16 +10,17 @@
 // far as they can tell, change what another one reads. LTIMES shows the cost: without it,
 // phi[m, g, z] += ell[m, d] * psi[z, g, d] loads and stores phi on every iteration of d.
 //
-// How it is told: every executor (a CUDA __global__ kernel, a host thread's loop over its share)
-// receives each argument's base address a second time as a FERRY_RESTRICT pointer parameter and
-// rebuilds the argument from it (rebase_all), so every access the kernel body makes derives from
-// a restrict pointer. A bound argument takes part when it has
+// How it is told: every executor of ferry::launch (a GPU kernel, the reduction kernel included;
+// a host thread's loop over its share) receives each argument's base address a second time as a
+// FERRY_RESTRICT pointer parameter and rebuilds the argument from it (rebase_all), so every
+// access the kernel body makes derives from a restrict pointer. A bound argument takes part when
+// it has
 //   restrict_base() -> P*          the base address it was bound to, and
 //   rebased(P* q)   -> the same bound argument with that base replaced by q (q == base),
 // as the read-only and built-in partitioned arguments do (data/mapping.hpp). Others (values,
 // reductions, atomic accessors, user strategies' accessors) pass a null `char*` and are used as
 // they are. Atomic accessors stay out on purpose: other threads modify their memory while the
-// kernel runs.
+// kernel runs. ferry::launch_blocks's GPU kernel takes none, as measured (gpu/block.hpp).
 #pragma once
 
 #include <cstddef>

@@ -28,7 +28,11 @@ void allow_dynamic_shared(const void* f, std::size_t bytes, const char* kernel);
 #define FERRY_BLOCK_LAUNCH_BOUNDS(B) \
   FERRY_LAUNCH_BOUNDS(B::threads, (B::min_resident > 0 ? B::min_resident : 1))
 
-/// The block kernel: every thread runs every phase, one barrier after each.
+/// The block kernel: every thread runs every phase, one barrier after each. Unlike the safe
+/// launch's kernels it takes no restrict parameters (core/restrict.hpp), although launch_blocks
+/// proves the same aliasing rules: rebuilt from them, the five block kernels of ferry-perf read
+/// their inputs through the non-coherent path (ld.global.nc) and none got faster on the H200,
+/// CONVECTION3DPA 1-3 % slower (perf/NOTES.md, "Restrict in the block and reduction kernels").
 template <class Blocked, class Kernel, class Bound, class States, class PhaseArgs, class AllArgs>
 __global__ void FERRY_BLOCK_LAUNCH_BOUNDS(Blocked)
     kernel_blocks(block_geometry g, Kernel kern, Bound b) {

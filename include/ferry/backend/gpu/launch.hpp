@@ -339,11 +339,12 @@ inline constexpr int reduce_unroll = 4;
 /// not one per block. The last block's thread t folds partials t, t + B, t + 2B, ... in that
 /// order and the block then folds the threads' values (in thread order): the order depends only
 /// on the grid size, never on which block finished last, so results are the same bits on every
-/// run.
-template <int B, class Ops, class Space, class K, class Bound, class States>
+/// run. Like kernel_nd it runs on the arguments rebuilt from their __restrict__ bases q.
+template <int B, class Ops, class Space, class K, class Bound, class States, class... P>
 __global__ void FERRY_LAUNCH_BOUNDS(B, 1)
-    kernel_reduce(Space s, K k, Bound b, States init, States* partials, States* result,
-                  unsigned* done) {
+    kernel_reduce(Space s, K k, Bound bound, States init, States* partials, States* result,
+                  unsigned* done, P* __restrict__... q) {
+  const Bound b = rebase_all(bound, std::make_index_sequence<std::tuple_size_v<Bound>>{}, q...);
   States st = init;
   const index n = s.size();
   const index stride = static_cast<index>(gridDim.x) * B;
@@ -419,6 +420,48 @@ inline void check_x_shape(const char* kernel, index n, const launch_shape& sh, i
   if (!x.fits()) throw_x_grid_error(kernel, x, rank);
 }
 
+/// Runs a launch with reductions (kernel_reduce, blocks of default_block threads) with restrict
+/// parameters q (one per argument: core/restrict.hpp) and leaves the launch's result in
+/// `states`. The kernel's address is taken through a C-style cast to its type (launch_nd says
+/// why). Throws launch_error / device_error naming the kernel.
+template <class Ops, class Space, class K, class Bound, class States, class... P>
+void launch_reduce(const char* name, cudaStream_t st, const Space& space, const K& k,
+                   const Bound& bound, States& states, P*... q) {
+  constexpr int B = default_block;
+  static_assert(alignof(States) <= 256,
+                "ferry: a reduction's value type may be aligned to at most 256 bytes (the "
+                "alignment of ferry's device scratch)");
+  using F = void (*)(Space, K, Bound, States, States*, States*, unsigned*, P* __restrict__...);
+  const F f = (F)kernel_reduce<B, Ops, Space, K, Bound, States, P...>;
+  // The occgs grid cap (RAJAPerf spec 1.8): blocks of this kernel that fit on the device at
+  // once. Asked once per kernel: the occupancy query is a driver call of about a microsecond.
+  static const unsigned max_grid = [f] {
+    int per_sm = 0;
+    static_cast<void>(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, B, 0));  // failed: per_sm 0
+    return static_cast<unsigned>(larger(per_sm, 1) * multiprocessors());
+  }();
+  // Up to B * reduce_unroll indices, one block (each thread a full unrolled step): no
+  // partials, no atomic count and no second fold, as CUB's single-tile path (at 10^3 doubles
+  // the four-block launch took 4.4 us against CUB's 3.6 us; perf/NOTES.md).
+  const unsigned grid =
+      space.size() <= index{B} * reduce_unroll ? 1u : grid_extent(space.size(), B, max_grid);
+  // Room for the largest grid's partials and the result after them, so one scratch serves
+  // every launch of this kernel without growing.
+  struct lease {
+    reduction_scratch& s;
+    ~lease() { release_reduction_scratch(s); }
+  } held{acquire_reduction_scratch(sizeof(States) * (std::size_t{max_grid} + 1), sizeof(States),
+                                   name)};
+  auto* partials = static_cast<States*>(held.s.device);
+  States* result = partials + max_grid;
+  static kernel_ref ref;
+  launch_kernel(ref, f, name, dim3(grid), dim3(B), 0, st, space, k, bound, states, partials, result,
+                held.s.counter, q...);
+  read_reduction_result(held.s, result, sizeof(States), name);
+  std::memcpy(static_cast<void*>(&states), held.s.host, sizeof(States));
+}
+
 /// Runs one safe launch on the ferry stream. `block` is threads per block (0: 256). Bounds is
 /// ferry::launch_bounds<MaxThreads, MinResident> or ferry::no_launch_bounds (launch() has
 /// checked the block against it and that no argument is a reduction when it asks bounds).
@@ -436,38 +479,9 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
     (std::make_index_sequence<std::tuple_size_v<Ops>>{});
   }();
   if constexpr (has_reduction) {
-    constexpr int B = default_block;
-    static_assert(alignof(States) <= 256,
-                  "ferry: a reduction's value type may be aligned to at most 256 bytes (the "
-                  "alignment of ferry's device scratch)");
-    // The occgs grid cap (RAJAPerf spec 1.8): blocks of this kernel that fit on the device at
-    // once. Asked once per kernel: the occupancy query is a driver call of about a microsecond.
-    static const unsigned max_grid = [] {
-      int per_sm = 0;
-      static_cast<void>(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-          &per_sm, kernel_reduce<B, Ops, Space, K, Bound, States>, B, 0));  // failed: per_sm 0
-      return static_cast<unsigned>(larger(per_sm, 1) * multiprocessors());
-    }();
-    // Up to B * reduce_unroll indices, one block (each thread a full unrolled step): no
-    // partials, no atomic count and no second fold, as CUB's single-tile path (at 10^3 doubles
-    // the four-block launch took 4.4 us against CUB's 3.6 us; perf/NOTES.md).
-    const unsigned grid =
-        space.size() <= index{B} * reduce_unroll ? 1u : grid_extent(space.size(), B, max_grid);
-    // Room for the largest grid's partials and the result after them, so one scratch serves
-    // every launch of this kernel without growing.
-    struct lease {
-      reduction_scratch& s;
-      ~lease() { release_reduction_scratch(s); }
-    } held{acquire_reduction_scratch(sizeof(States) * (std::size_t{max_grid} + 1), sizeof(States),
-                                     name)};
-    auto* partials = static_cast<States*>(held.s.device);
-    States* result = partials + max_grid;
-    static kernel_ref ref;
-    launch_kernel(ref, &kernel_reduce<B, Ops, Space, K, Bound, States>, name, dim3(grid), dim3(B),
-                  0, st, space, k, bound, states, partials, result, held.s.counter);
-    read_reduction_result(held.s, result, sizeof(States), name);
-    std::memcpy(static_cast<void*>(&states), held.s.host, sizeof(States));
-    return;
+    with_restrict_bases(bound, [&](auto*... q) {
+      launch_reduce<Ops, Space, K, Bound, States>(name, st, space, k, bound, states, q...);
+    });
   } else if constexpr (Space::rank == 1) {
     const int threads = block <= 0 ? default_block : block;
     const index lead = sector_lead(bound, space.begin);
