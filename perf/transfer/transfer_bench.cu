@@ -283,8 +283,6 @@ const char* route_name(const transfer_engine& engine, const void* host, std::siz
       return "route=direct_pageable";
     case ferry::detail::gpu::transfer_route::staged:
       return "route=staged";
-    case ferry::detail::gpu::transfer_route::bounced:
-      return "route=bounced";
   }
   return "";
 }

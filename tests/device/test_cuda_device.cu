@@ -2,8 +2,7 @@
 //  * out of device memory raises ferry::out_of_memory before the kernel runs, host data is
 //    untouched, and later launches work once memory is free again;
 //  * transfers through the pinned staging pipeline are byte-exact in both directions for sizes
-//    around the chunking thresholds, and so are small ones through the pinned bounce slots, which
-//    never reuse a slot before its DMA has read it;
+//    around the chunking thresholds;
 //  * a fault inside a kernel raises ferry::device_error naming the kernel (run last, in its own
 //    process: a fault ends the CUDA context);
 //  * a failed bounds check in device code fails the launch with a device_error naming the
@@ -24,7 +23,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <ferry/backend/gpu/transfer.hpp>
 #include <ferry/ferry.hpp>
 #include <numeric>
 #include <span>
@@ -427,62 +425,6 @@ TEST(cuda_device, staged_transfers_are_byte_exact) {
     w.release();
     for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(dst[i], src[i] + 1) << "n=" << n << " i=" << i;
   }
-}
-
-/// Keeps the stream busy for about `cycles` clock cycles, so that the DMAs enqueued after it wait.
-__global__ void spin(long long cycles) {
-  const long long start = clock64();
-  while (clock64() - start < cycles) {
-  }
-}
-
-/// The byte pattern of copy c of a bounced-transfer test (never 0xFF, the overwrite value).
-unsigned char pattern(std::size_t c, std::size_t i) {
-  return static_cast<unsigned char>((c * 131 + i * 7) % 255);
-}
-
-// Pageable transfers below the engine's threshold go through its pinned bounce slots
-// (transfer_route::bounced). An H2D returns once its data is in a slot, so the source may be
-// overwritten at once; more copies in a row than there are slots must wait for the oldest slot's
-// DMA, never write over a slot that a DMA has yet to read. The stream is kept busy first, so that
-// every DMA is still queued when the later copies take their slots. Sizes up to a slot, and one
-// byte more (the driver's pageable path, under a raised threshold), both directions.
-TEST(cuda_device, bounced_transfers_are_byte_exact_and_wait_for_their_slot) {
-  REQUIRE_GPU();
-  using ferry::detail::gpu::bounce_slot_bytes;
-  using ferry::detail::gpu::bounce_slots;
-  using ferry::detail::gpu::transfer_route;
-  ferry::detail::gpu::transfer_config config = ferry::detail::gpu::transfer_config::defaults();
-  config.direct_threshold_bytes = 4 * bounce_slot_bytes;
-  ferry::detail::gpu::transfer_engine engine(config);
-  cudaStream_t stream = nullptr;
-  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
-  constexpr std::size_t copies = 3 * bounce_slots + 1;
-  for (std::size_t n : {std::size_t{1}, std::size_t{8}, std::size_t{4095}, bounce_slot_bytes,
-                        bounce_slot_bytes + 1}) {
-    std::vector<unsigned char> src(n);
-    EXPECT_EQ(engine.route(src.data(), n),
-              n <= bounce_slot_bytes ? transfer_route::bounced : transfer_route::direct_pageable)
-        << "n=" << n;
-    void* dev = nullptr;
-    ASSERT_EQ(cudaMalloc(&dev, copies * n), cudaSuccess);
-    spin<<<1, 1, 0, stream>>>(20'000'000);  // about 10 ms at the H200's clocks
-    for (std::size_t c = 0; c < copies; ++c) {
-      for (std::size_t i = 0; i < n; ++i) src[i] = pattern(c, i);
-      engine.h2d(static_cast<unsigned char*>(dev) + c * n, src.data(), n, stream);
-      std::fill(src.begin(), src.end(), static_cast<unsigned char>(0xFF));  // free on return
-    }
-    for (std::size_t c = 0; c < copies; ++c) {
-      std::vector<unsigned char> dst(n, 0xFF);
-      engine.d2h(dst.data(), static_cast<const unsigned char*>(dev) + c * n, n, stream);
-      for (std::size_t i = 0; i < n; ++i)
-        ASSERT_EQ(dst[i], pattern(c, i)) << "n=" << n << " copy " << c << " byte " << i;
-    }
-    ASSERT_EQ(cudaFree(dev), cudaSuccess);
-  }
-  EXPECT_EQ(engine.pinned_bytes(), std::size_t{bounce_slots} * bounce_slot_bytes)
-      << "the bounce slots, and no staging ring (no transfer was staged)";
-  ASSERT_EQ(cudaStreamDestroy(stream), cudaSuccess);
 }
 
 /// Sums x into s, with x resident: a launch that makes no runtime call of its own before the

@@ -10,10 +10,6 @@
 #           sizes (is their gap a fixed cost per launch?); MASS3DPA under ncu at the GPU's own
 #           clocks, checked and unchecked (where do ferry_B's 8 % over ferry_C go?), and the SASS
 #           of its kernels.
-#   part 3: small pageable transfers through pinned bounce slots: every cuda unit test and the
-#           device tests with the new engine; the reduction kernels (one 8-byte copy each way per
-#           rep in ferry_C) with the new engine against the old one (part 2's ferry-perf, run as
-#           bounds-cost.sh's second program, 3 alternating rounds); the suite once.
 set -uo pipefail
 part=${1:?part}; out=${2:?out}; mkdir -p "$out"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -37,15 +33,6 @@ if [[ $part == 1 ]]; then
   tail -n 12 $out/reduce.log
   python3 $here/perf/scripts/summarize.py $out/suite-1.csv | tail -31
   python3 $here/perf/scripts/summarize.py $out/suite-2.csv | tail -31
-elif [[ $part == 3 ]]; then
-  timeout 150 bash -c "$c/ferry_unit_tests --gtest_filter='*/cuda:-*terminates*:*death*' --gtest_brief=1 && $c/ferry_device_tests --gtest_brief=1" > $out/tests.log 2>&1; echo "tests rc=$? $(( $(date +%s) - t0 ))s"
-  K=DOT,PI_REDUCE,REDUCE3_INT,TRAP_INT
-  timeout 100 $here/perf/scripts/bounds-cost.sh -n 3 -b $c -o $out/bounce.csv -- --backend cuda -k $K -v base_cuda,ferry_A,ferry_B,ferry_C > $out/bounce.log 2>&1; echo "bounce rc=$? $(( $(date +%s) - t0 ))s"
-  timeout 200 $c/ferry-perf --backend cuda --npasses 3 -v base_cuda,ferry_B,ferry_C --csv $out/suite-3.csv --json $out/suite-3.json > $out/suite-3.log 2>&1; echo "suite 3 rc=$? $(( $(date +%s) - t0 ))s"
-  grep -E "tests ran|PASSED|FAILED|SKIPPED" $out/tests.log | head -8
-  echo "suite PASSED $(grep -c PASSED $out/suite-3.log) FAILED $(grep -c FAILED $out/suite-3.log)"
-  tail -n 24 $out/bounce.log
-  python3 $here/perf/scripts/summarize.py $out/suite-3.csv | tail -31
 else
   timeout 420 $here/perf/scripts/bounds-cost.sh -n 3 -b $c -o $out/bounds-cost.csv -- --backend cuda -v base_cuda,ferry_B > $out/bounds-cost.log 2>&1; echo "bounds cost rc=$? $(( $(date +%s) - t0 ))s"
   for s in 1e5 1e6 4e6; do

@@ -416,46 +416,6 @@ struct transfer_engine::impl {
 
   char* buffer(unsigned b) const { return ring + std::size_t{b} * config.chunk_bytes; }
 
-  char* bounce = nullptr;                        // bounce_slots slots of bounce_slot_bytes
-  cudaEvent_t bounce_events[bounce_slots] = {};  // bounce_events[s]: the last DMA of slot s
-  unsigned next_slot = 0;                        // slots are used round-robin across calls
-
-  /// Allocates the bounce slots and their events on the first bounced transfer.
-  void ensure_bounce() {
-    if (bounce != nullptr) return;
-    void* memory = nullptr;
-    check(cudaHostAlloc(&memory, std::size_t{bounce_slots} * bounce_slot_bytes,
-                        cudaHostAllocPortable),
-          "cudaHostAlloc (transfer bounce slots)");
-    try {
-      for (auto& event : bounce_events)
-        check(cudaEventCreateWithFlags(&event, cudaEventDisableTiming), "cudaEventCreate");
-    } catch (...) {
-      release_bounce_events();
-      static_cast<void>(cudaFreeHost(memory));
-      throw;
-    }
-    bounce = static_cast<char*>(memory);
-  }
-
-  void release_bounce_events() {
-    for (auto& event : bounce_events) {
-      if (event != nullptr) static_cast<void>(cudaEventDestroy(event));
-      event = nullptr;
-    }
-  }
-
-  /// The next bounce slot, once the DMA that last used it has finished (an event never recorded
-  /// counts as finished).
-  unsigned take_slot() {
-    const unsigned s = next_slot;
-    next_slot = (next_slot + 1) % bounce_slots;
-    check(cudaEventSynchronize(bounce_events[s]), "cudaEventSynchronize (bounce slot)");
-    return s;
-  }
-
-  char* slot(unsigned s) const { return bounce + std::size_t{s} * bounce_slot_bytes; }
-
   /// Allocates the ring, its events and the threads on the first staged transfer.
   void ensure_ready() {
     if (ring != nullptr) return;
@@ -666,12 +626,6 @@ struct transfer_engine::impl {
       release_events();
       static_cast<void>(cudaFreeHost(ring));
     }
-    if (bounce != nullptr) {
-      // The same for a bounced h2d that has returned.
-      for (auto& event : bounce_events) static_cast<void>(cudaEventSynchronize(event));
-      release_bounce_events();
-      static_cast<void>(cudaFreeHost(bounce));
-    }
   }
 };
 
@@ -702,10 +656,9 @@ int transfer_engine::device() const noexcept {
 
 std::size_t transfer_engine::pinned_bytes() const noexcept {
   std::lock_guard lock(impl_->mutex);
-  return (impl_->ring == nullptr
-              ? 0
-              : std::size_t{impl_->config.num_buffers} * impl_->config.chunk_bytes) +
-         (impl_->bounce == nullptr ? 0 : std::size_t{bounce_slots} * bounce_slot_bytes);
+  return impl_->ring == nullptr
+             ? 0
+             : std::size_t{impl_->config.num_buffers} * impl_->config.chunk_bytes;
 }
 
 std::size_t transfer_engine::chunk_for(std::size_t bytes) const noexcept {
@@ -723,8 +676,8 @@ transfer_route transfer_engine::route(const void* host_ptr, std::size_t bytes) c
     const cudaMemoryType last = memory_type(static_cast<const char*>(host_ptr) + bytes - 1);
     if (last == first) return transfer_route::direct_pinned;
   }
-  if (bytes >= impl_->config.direct_threshold_bytes) return transfer_route::staged;
-  return bytes <= bounce_slot_bytes ? transfer_route::bounced : transfer_route::direct_pageable;
+  return bytes < impl_->config.direct_threshold_bytes ? transfer_route::direct_pageable
+                                                      : transfer_route::staged;
 }
 
 void transfer_engine::h2d(void* dev_dst, const void* host_src, std::size_t bytes,
@@ -747,20 +700,6 @@ void transfer_engine::h2d(void* dev_dst, const void* host_src, std::size_t bytes
       check(cudaMemcpyAsync(dev_dst, host_src, bytes, cudaMemcpyHostToDevice, stream),
             "cudaMemcpyAsync (pageable H2D)");
       return;
-    case transfer_route::bounced: {
-      // The source is copied into a pinned slot, so the caller may reuse it on return; the slot
-      // is not written again before this DMA has finished (take_slot waits on its event).
-      impl& self = *impl_;
-      std::lock_guard lock(self.mutex);
-      device_guard guard(self.device);
-      self.ensure_bounce();
-      const unsigned s = self.take_slot();
-      std::memcpy(self.slot(s), host_src, bytes);
-      check(cudaMemcpyAsync(dev_dst, self.slot(s), bytes, cudaMemcpyHostToDevice, stream),
-            "cudaMemcpyAsync (bounced H2D)");
-      check(cudaEventRecord(self.bounce_events[s], stream), "cudaEventRecord (bounced H2D)");
-      return;
-    }
     case transfer_route::staged:
       break;
   }
@@ -789,18 +728,6 @@ void transfer_engine::d2h(void* host_dst, const void* dev_src, std::size_t bytes
             "cudaMemcpyAsync (pageable D2H)");
       check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (pageable D2H)");
       return;
-    case transfer_route::bounced: {
-      impl& self = *impl_;
-      std::lock_guard lock(self.mutex);
-      device_guard guard(self.device);
-      self.ensure_bounce();
-      const unsigned s = self.take_slot();
-      check(cudaMemcpyAsync(self.slot(s), dev_src, bytes, cudaMemcpyDeviceToHost, stream),
-            "cudaMemcpyAsync (bounced D2H)");
-      check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (bounced D2H)");
-      std::memcpy(host_dst, self.slot(s), bytes);
-      return;
-    }
     case transfer_route::staged:
       break;
   }

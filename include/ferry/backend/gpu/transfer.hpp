@@ -55,19 +55,8 @@ enum class chunk_ramp {
 enum class transfer_route {
   direct_pinned,    ///< Host memory is pinned (cudaMallocHost/cudaHostRegister): one DMA.
   direct_pageable,  ///< Small pageable copy: cudaMemcpyAsync through the driver's staging.
-  staged,           ///< Pageable copy through the engine's pinned ring and host threads.
-  bounced           ///< Pageable copy of at most bounce_slot_bytes through one pinned slot.
+  staged            ///< Pageable copy through the engine's pinned ring and host threads.
 };
-
-/// Largest pageable transfer, in bytes, that goes through the engine's pinned bounce slots
-/// (transfer_route::bounced): one host copy into a slot and one DMA, instead of the driver's
-/// pageable path, whose fixed cost per call is several microseconds (perf/NOTES.md, "Small
-/// transfers through pinned slots").
-inline constexpr std::size_t bounce_slot_bytes = std::size_t{64} << 10;
-
-/// Number of bounce slots: an H2D returns once its data is in a slot, so this many can be in
-/// flight before the next one waits for the oldest DMA.
-inline constexpr unsigned bounce_slots = 4;
 
 /// Tunables of the staging pipeline.
 ///
@@ -90,9 +79,7 @@ struct transfer_config {
   unsigned num_buffers;
   /// Host threads copying each chunk, the calling thread included (>= 1).
   unsigned num_threads;
-  /// Pageable transfers of fewer bytes than this skip the staging pipeline: up to
-  /// bounce_slot_bytes through a pinned bounce slot, larger ones through cudaMemcpyAsync from
-  /// pageable memory.
+  /// Pageable transfers of fewer bytes than this go straight through cudaMemcpyAsync.
   std::size_t direct_threshold_bytes;
   /// Instructions used for the host copies.
   host_copy_kind copy_kind;
@@ -119,16 +106,14 @@ struct transfer_config {
 /// One engine serves one device (the one current at construction, or the one given); the streams
 /// passed to h2d and d2h must belong to it. The pinned ring (num_buffers * chunk_bytes) and the
 /// host threads are created at the first staged transfer and kept until destruction. Staged
-/// transfers and bounced ones from several host threads are serialised by an internal mutex;
-/// direct ones are not.
+/// transfers from several host threads are serialised by an internal mutex; direct ones are not.
 /// The streams passed in must not be capturing a CUDA graph (the engine waits on events).
 ///
 /// Routes (see route()): pinned host memory (type cudaMemoryTypeHost from
 /// cudaPointerGetAttributes, at both ends of the range) goes with a single cudaMemcpyAsync;
-/// pageable transfers below direct_threshold_bytes go through one of bounce_slots pinned slots
-/// of bounce_slot_bytes (allocated at the first such transfer) when they fit one, else through
-/// cudaMemcpyAsync from pageable memory; larger ones are staged. Device or managed memory passed
-/// as the "host" pointer is copied with cudaMemcpyDefault.
+/// pageable transfers below direct_threshold_bytes go through cudaMemcpyAsync from pageable
+/// memory; larger ones are staged. Device or managed memory passed as the "host" pointer is copied
+/// with cudaMemcpyDefault.
 ///
 /// Errors: every CUDA call is checked; a failure throws ferry::device_error with an empty kernel
 /// name and a message naming the CUDA call and cudaGetErrorString. A null pointer with a non-zero
@@ -152,8 +137,7 @@ class transfer_engine {
   /// Returns when `host_src` may be modified or freed again; the device data is complete when
   /// `stream` reaches the copy (wait on the stream, or enqueue the consumer on it). Staged and
   /// pageable-direct copies return before their last DMA has finished; a pinned source returns
-  /// after the copy has finished (it synchronises `stream`). A bounced copy returns once its data
-  /// is in a pinned slot; it first waits for the DMA that last used the slot.
+  /// after the copy has finished (it synchronises `stream`).
   void h2d(void* dev_dst, const void* host_src, std::size_t bytes, cudaStream_t stream);
 
   /// Copies `bytes` bytes from device memory `dev_src` to host memory `host_dst`, ordered on
@@ -179,8 +163,7 @@ class transfer_engine {
   /// The device this engine serves.
   int device() const noexcept;
 
-  /// Pinned host memory held by the ring and the bounce slots, in bytes (each 0 before its first
-  /// transfer).
+  /// Pinned host memory held by the ring, in bytes (0 before the first staged transfer).
   std::size_t pinned_bytes() const noexcept;
 
  private:
