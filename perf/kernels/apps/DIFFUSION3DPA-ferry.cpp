@@ -236,9 +236,7 @@ void rep(DIFFUSION3DPA& k) {
           }),
           ferry::finish([] FERRY_KERNEL(const thread&, const increments& inc,
                                         ferry::view3d<Real_type> y, cview, cview, cview, cview,
-                                        Index_type) {
-            for (int dz = 0; dz < d1; ++dz) y(0, 0, dz) += inc[dz];
-          })),
+                                        Index_type) { pa_add_column<d1>(y, inc); })),
       ferry::tiles3d<1, 1, d1>(k.m_y, d1, d1, d1 * k.m_ne, d1, d1 * d1), std::as_const(k.m_b),
       std::as_const(k.m_g), std::as_const(k.m_d), std::as_const(k.m_x), k.m_ne);
 }

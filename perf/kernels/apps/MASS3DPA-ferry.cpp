@@ -231,9 +231,8 @@ void rep(MASS3DPA& k) {
               inc = dofs(basis, in, static_cast<int>(th.local.i), static_cast<int>(th.local.j));
           }),
           ferry::finish([] FERRY_KERNEL(const thread&, const increments& inc,
-                                        ferry::view3d<Real_type> y, cview, cview, cview, cview) {
-            for (int dz = 0; dz < d1; ++dz) y(0, 0, dz) += inc[dz];
-          })),
+                                        ferry::view3d<Real_type> y, cview, cview, cview,
+                                        cview) { pa_add_column<d1>(y, inc); })),
       ferry::tiles3d<1, 1, d1>(k.m_y, d1, d1, d1 * k.m_ne, d1, d1 * d1), std::as_const(k.m_b),
       std::as_const(k.m_bt), std::as_const(k.m_d), std::as_const(k.m_x));
 }

@@ -63,4 +63,16 @@ FERRY_HOST_DEVICE FERRY_INLINE Real_type pa_dot(const A& a, Index_type a0, Index
   return s;
 }
 
+/// y(0, 0, z) += inc[z] for z < N, every y(0, 0, z) read before any is written: the finish of a
+/// thread's column through its tiles3d<1, 1, N> box. The box's plane stride is a run-time value,
+/// so ptxas cannot tell that the N elements are distinct memory and, written as N `+=` in a
+/// loop, issues each load only after the store before it (N round trips to L2 instead of one; a
+/// raw pointer's constant offsets let it reorder on its own). Sums unchanged.
+template <int N, class Y, class Inc>
+FERRY_HOST_DEVICE FERRY_INLINE void pa_add_column(const Y& y, const Inc& inc) {
+  Real_type v[N];
+  for (int z = 0; z < N; ++z) v[z] = y(0, 0, z);
+  for (int z = 0; z < N; ++z) y(0, 0, z) = v[z] + inc[z];
+}
+
 }  // namespace ferry_perf::apps

@@ -10,6 +10,9 @@
 #           sizes (is their gap a fixed cost per launch?); MASS3DPA under ncu at the GPU's own
 #           clocks, checked and unchecked (where do ferry_B's 8 % over ferry_C go?), and the SASS
 #           of its kernels.
+#   part 4 (the final code: the bounce slots reverted): the partial-assembly kernels whose ferry
+#           finishes read their column before writing it, against part 2's ferry-perf (run as
+#           bounds-cost.sh's second program, 3 alternating rounds); the suite once.
 set -uo pipefail
 part=${1:?part}; out=${2:?out}; mkdir -p "$out"
 here=$(cd "$(dirname "$0")" && pwd)
