@@ -140,7 +140,7 @@ using snapshot_t = decltype(snapshot(std::declval<A>()));
 template <class Space, class A>
 auto initial_state(const std::remove_cvref_t<A>& a) {
   if constexpr (classify<A>() == arg_kind::reduction)
-    return a.identity;
+    return a.identity();
   else
     return char{};
 }
@@ -156,7 +156,7 @@ void fold_state(S& a, const S& b) {
 template <class Space, class A, class S>
 void store_result(const std::remove_cvref_t<A>& a, const S& s) {
   if constexpr (classify<A>() == arg_kind::reduction)
-    *a.target = typename std::remove_cvref_t<A>::op_type{}(*a.target, s);
+    *a.target() = typename std::remove_cvref_t<A>::op_type{}(*a.target(), s);
 }
 
 /// byte_count_problem's message for n elements of `elem` bytes (a count it rejects).
@@ -398,7 +398,7 @@ void run_launch(const launch_config& cfg, const Space& space, const K& kernel, A
       if constexpr (detail::classify<AA>() == detail::arg_kind::reduction) {
         using V = typename std::remove_cvref_t<AA>::value_type;
         checked_regions[t++] =
-            detail::arg_region{region{a.target, sizeof(V), access::read_write}, pos, "reduction"};
+            detail::arg_region{region{a.target(), sizeof(V), access::read_write}, pos, "reduction"};
       }
     };
     (collect_target(args, std::type_identity<A>{}), ...);

@@ -330,8 +330,8 @@ TEST(reduce_ops, identities_and_operations) {
   EXPECT_EQ(max_abs{}(-3.0, 2.0), 3.0);
   double x = 0;
   const auto t = ferry::reduce(x, max_abs{}, 0.0);
-  EXPECT_EQ(t.target, &x);
-  EXPECT_EQ(t.identity, 0.0);
+  EXPECT_EQ(t.target(), &x);
+  EXPECT_EQ(t.identity(), 0.0);
 }
 
 }  // namespace

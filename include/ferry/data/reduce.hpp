@@ -72,41 +72,86 @@ class reducer {
   T* slot_;
 };
 
+template <class T, class Op>
+class reduction_target;
+
+/// Sum reduction into x: after the launch x == x_before + sum of everything combined.
+template <class T>
+reduction_target<T, plus> sum(T& x);
+/// Minimum reduction into x.
+template <class T>
+reduction_target<T, minimum> min(T& x);
+/// Maximum reduction into x.
+template <class T>
+reduction_target<T, maximum> max(T& x);
+/// Reduction into x with a user operation op (associative and commutative; results may
+/// reassociate between backends) and its identity element.
+template <class T, class Op>
+reduction_target<T, Op> reduce(T& x, Op, T identity);
+
 /// A reduction argument of a launch: the host variable that receives the result, the
 /// operation (an empty, trivially copyable FERRY_HOST_DEVICE callable) and its identity.
+/// Built only by ferry::sum, min, max and reduce, from a reference: the target is a live
+/// variable, never null. Any other construction does not compile.
 template <class T, class Op>
-struct reduction_target {
+class reduction_target {
   static_assert(std::is_empty_v<Op>,
                 "ferry: a reduction operation must have no state (an empty callable such as a "
                 "captureless lambda or a struct without data members): each thread and each "
                 "device block builds its own copy, so state could not be shared. Pass values the "
                 "operation needs as launch arguments and combine them in the kernel");
+  struct key {};  // only the factories below can name it
+
+ public:
   using value_type = T;
   using op_type = Op;
-  T* target;   ///< the host variable; after the launch it holds op(old value, folded value)
-  T identity;  ///< the operation's identity element
+  /// Refuses every construction but the factories': a target from anything but a reference
+  /// could be null or dangling, and the launch stores the result through it.
+  template <class... A>
+  reduction_target(A&&...) requires(
+      sizeof...(A) > 0 &&
+      !(sizeof...(A) == 1 && (std::is_same_v<std::remove_cvref_t<A>, reduction_target> && ...))) {
+    static_assert(sizeof...(A) == 0,
+                  "ferry: build a reduction argument with ferry::sum(x), ferry::min(x), "
+                  "ferry::max(x) or ferry::reduce(x, op, identity), which take the variable that "
+                  "receives the result by reference (a reduction_target built from a pointer "
+                  "could be null or dangling)");
+  }
+  /// The host variable; after the launch it holds op(old value, folded value).
+  T* target() const { return target_; }
+  /// The operation's identity element.
+  const T& identity() const { return identity_; }
+
+ private:
+  reduction_target(key, T* target, T identity) : target_(target), identity_(identity) {}
+  template <class U>
+  friend reduction_target<U, plus> sum(U& x);
+  template <class U>
+  friend reduction_target<U, minimum> min(U& x);
+  template <class U>
+  friend reduction_target<U, maximum> max(U& x);
+  template <class U, class O>
+  friend reduction_target<U, O> reduce(U& x, O, U identity);
+
+  T* target_;
+  T identity_;
 };
 
-/// Sum reduction into x: after the launch x == x_before + sum of everything combined.
 template <class T>
 reduction_target<T, plus> sum(T& x) {
-  return {&x, plus::identity<T>()};
+  return {typename reduction_target<T, plus>::key{}, &x, plus::identity<T>()};
 }
-/// Minimum reduction into x.
 template <class T>
 reduction_target<T, minimum> min(T& x) {
-  return {&x, minimum::identity<T>()};
+  return {typename reduction_target<T, minimum>::key{}, &x, minimum::identity<T>()};
 }
-/// Maximum reduction into x.
 template <class T>
 reduction_target<T, maximum> max(T& x) {
-  return {&x, maximum::identity<T>()};
+  return {typename reduction_target<T, maximum>::key{}, &x, maximum::identity<T>()};
 }
-/// Reduction into x with a user operation op (associative and commutative; results may
-/// reassociate between backends) and its identity element.
 template <class T, class Op>
 reduction_target<T, Op> reduce(T& x, Op, T identity) {
-  return {&x, identity};
+  return {typename reduction_target<T, Op>::key{}, &x, identity};
 }
 
 template <class A>
