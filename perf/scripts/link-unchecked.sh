@@ -7,11 +7,27 @@
 # (the reference, OpenMP and hand-written CUDA files index raw pointers; the harness and the
 # library index no view), so the one-definition rule holds as in the CMake target.
 #
-#   perf/scripts/link-unchecked.sh BUILD OUT      e.g. link-unchecked.sh build-cuda .gpu-bin
+#   perf/scripts/link-unchecked.sh [--only REGEX] [--include DIR] BUILD OUT
+#       e.g. link-unchecked.sh build-cuda .gpu-bin
 #
 # BUILD: a Ninja build tree whose ferry-perf is up to date; OUT: where ferry-perf-unchecked goes.
+# For an A/B of a header change instead of the checks (bounds-cost.sh then compares the two):
+#   --include DIR  compile against DIR (e.g. the previous commit's include/) instead of the
+#                  repository's include/, and without the definition;
+#   --only REGEX   recompile only the ferry objects whose path matches REGEX (grep -E).
+# With --only, the one-definition rule holds only if the other files instantiate nothing that
+# the header change touches (as for the block or reduction kernels of a few apps).
 set -euo pipefail
-build=${1:?usage: link-unchecked.sh BUILD OUT}
+only=""
+inc=""
+while [[ ${1:-} == --* ]]; do
+  case $1 in
+    --only) only=${2:?--only REGEX}; shift 2 ;;
+    --include) inc=$(cd "${2:?--include DIR}" && pwd); shift 2 ;;
+    *) echo "link-unchecked.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+build=${1:?usage: link-unchecked.sh [--only REGEX] [--include DIR] BUILD OUT}
 out=${2:?OUT}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -20,6 +36,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 link=$(ninja -t commands ferry-perf | tail -n 1)
 objs=$(ninja -t commands ferry-perf | grep -o 'perf/CMakeFiles/ferry_perf_variants.dir/kernels/[a-z]*/[A-Z0-9_]*-ferry.cpp.o' | sort -u)
+[[ -z $only ]] || objs=$(grep -E "$only" <<<"$objs" || true)
 [[ -n $objs ]] || { echo "link-unchecked.sh: no ferry objects in ferry-perf's commands" >&2; exit 1; }
 pids=()
 for o in $objs; do
@@ -30,8 +47,14 @@ for o in $objs; do
   [[ $cmd == *" -o $o" ]] || { echo "link-unchecked.sh: unexpected command for $o" >&2; exit 1; }
   cmd="${cmd%" -o $o"} -o $new"
   cmd=$(sed -E 's/ -MD -MT [^ ]+ -MF [^ ]+//' <<<"$cmd")  # no dependency file in the build tree
-  cmd=${cmd/" -c "/" -DFERRY_UNSAFE_NO_BOUNDS_CHECKS=1 -c "}
-  echo "compiling $(basename "$o" .o) unchecked"
+  if [[ -z $inc ]]; then
+    cmd=${cmd/" -c "/" -DFERRY_UNSAFE_NO_BOUNDS_CHECKS=1 -c "}
+    echo "compiling $(basename "$o" .o) unchecked"
+  else
+    cmd=$(sed -E "s# -I[^ ]*/include # -I$inc #" <<<"$cmd")  # the repository's include/
+    [[ $cmd == *"-I$inc "* ]] || { echo "link-unchecked.sh: no include flag in: $cmd" >&2; exit 1; }
+    echo "compiling $(basename "$o" .o) against $inc"
+  fi
   eval "$cmd" &
   pids+=($!)
   if (( ${#pids[@]} >= ${FERRY_JOBS:-2} )); then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
