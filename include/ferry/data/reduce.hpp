@@ -105,12 +105,14 @@ class reduction_target {
  public:
   using value_type = T;
   using op_type = Op;
-  /// Refuses every construction but the factories': a target from anything but a reference
-  /// could be null or dangling, and the launch stores the result through it.
+  /// Refuses every construction but the factories' and copies (also from a derived class): a
+  /// target from anything but a reference could be null or dangling, and the launch stores the
+  /// result through it. (So std::is_constructible says yes to any arguments; the refusal is
+  /// this static_assert, which names the factories.)
   template <class... A>
   reduction_target(A&&...) requires(
-      sizeof...(A) > 0 &&
-      !(sizeof...(A) == 1 && (std::is_same_v<std::remove_cvref_t<A>, reduction_target> && ...))) {
+      sizeof...(A) > 0 && !(sizeof...(A) == 1 &&
+                            (std::is_base_of_v<reduction_target, std::remove_cvref_t<A>> && ...))) {
     static_assert(sizeof...(A) == 0,
                   "ferry: build a reduction argument with ferry::sum(x), ferry::min(x), "
                   "ferry::max(x) or ferry::reduce(x, op, identity), which take the variable that "
