@@ -277,6 +277,24 @@ void check_inflight_writers(table& t, const void* p, std::size_t n, const char* 
 
 }  // namespace
 
+namespace {
+/// An address unique to the calling host thread while it lives: tells a launch in flight on
+/// this thread (a call made from inside its kernel body, on a host backend) from one on another.
+const void* this_thread_tag() {
+  static thread_local const char tag = 0;
+  return &tag;
+}
+
+/// Where launch l is in flight, seen from the calling thread, for error messages.
+std::string inflight_where(const void* l_thread) {
+  return l_thread == this_thread_tag()
+             ? "in a launch still in flight on this thread: the call was made from inside that "
+               "kernel's body, and a kernel may neither launch nor change residency"
+             : "in a launch in flight on another host thread (or from inside that kernel's "
+               "body, run by one of the backend's threads)";
+}
+}  // namespace
+
 /// The in-flight registry: an intrusive doubly linked list of launch_mapping objects (they live
 /// on their launch's stack), so registering costs no allocation. Lock held for every call.
 struct inflight_registry {
@@ -301,10 +319,11 @@ struct inflight_registry {
               "argument " + std::to_string(a.arg) + " (" + a.what +
                   ") overlaps memory that "
                   "kernel '" +
-                  l->kernel_ + "' (argument " + std::to_string(b.arg) + ", " + b.what +
-                  ") uses in a launch in flight on another host thread, and at least "
-                  "one of the two writes it: the launches would race. Order them (join or "
-                  "synchronise the threads first) or give each thread its own memory");
+                  l->kernel_ + "' (argument " + std::to_string(b.arg) + ", " + b.what + ") uses " +
+                  inflight_where(l->thread_) +
+                  ", and at least one of the two writes it: the launches would race. Order "
+                  "them (join or synchronise the threads first) or give each thread its own "
+                  "memory");
         });
       });
     }
@@ -315,6 +334,7 @@ struct inflight_registry {
     if (t.inflight) t.inflight->prev_ = &self;
     t.inflight = &self;
     self.registered_ = true;
+    self.thread_ = this_thread_tag();
   }
   /// Unpins the launch's resident entries (freeing a broken one's device copy when its last pin
   /// goes) and unregisters it; returns whether a waiter may be waiting for what changed.
@@ -356,6 +376,7 @@ struct inflight_registry {
     return nullptr;
   }
   static const char* kernel_of(const launch_mapping& l) { return l.kernel_; }
+  static const void* thread_of(const launch_mapping& l) { return l.thread_; }
 };
 
 namespace {
@@ -364,9 +385,9 @@ void check_inflight_writers(table& t, const void* p, std::size_t n, const char* 
   if (const launch_mapping* l = inflight_registry::writer_of(t, p, n, &which))
     throw residency_error(who, "memory " + range_text(p, n) + " is written by kernel '" +
                                    inflight_registry::kernel_of(*l) + "' (argument " +
-                                   std::to_string(which->arg) +
-                                   "), a launch in flight on another host thread; make it "
-                                   "resident after that launch ends");
+                                   std::to_string(which->arg) + ") " +
+                                   inflight_where(inflight_registry::thread_of(*l)) +
+                                   "; make it resident after that launch ends");
 }
 }  // namespace
 

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <span>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -269,6 +270,55 @@ TEST_P(threads_test, last_release_waits_for_launches_in_flight) {
   b.join();
   EXPECT_TRUE(released.load());
   EXPECT_EQ(out[0], x[0] + x[15]);
+}
+
+// A kernel body that calls ferry::launch or ferry::preload_mut on memory its own launch writes
+// (through a global: a kernel takes no pointers) is refused like a launch on another thread, and
+// the message says where the launch in flight runs. Host backends only (host globals).
+std::vector<double> g_nested(4, 0.0);
+std::string g_nested_launch, g_nested_preload;  // what the calls from the kernel body met
+void nested_calls() {
+  try {
+    add_one(g_nested);
+    g_nested_launch = "accepted";
+  } catch (const ferry::aliasing_error& e) {
+    g_nested_launch = e.what();
+  }
+  try {
+    auto h = ferry::preload_mut(g_nested);
+    g_nested_preload = "accepted";
+  } catch (const ferry::residency_error& e) {
+    g_nested_preload = e.what();
+  }
+}
+FERRY_HOST_DEVICE void call_nested() {
+#if !FERRY_DEVICE_PASS
+  nested_calls();
+#endif
+}
+
+TEST_P(threads_test, a_launch_or_preload_from_inside_a_kernel_body_is_refused) {
+  if (on_device()) GTEST_SKIP() << "the kernel body calls host code";
+  g_nested.assign(4, 0.0);
+  g_nested_launch = g_nested_preload = "not called";
+  ferry::launch(
+      {.name = "outer_writer"}, ferry::range{1},
+      [] FERRY_KERNEL(index, double& y0) {
+        call_nested();
+        y0 += 1.0;
+      },
+      ferry::elementwise(std::span<double>(g_nested).first(1)));
+  for (const std::string* m : {&g_nested_launch, &g_nested_preload}) {
+    EXPECT_TRUE(ferry_test::contains(*m, "kernel 'outer_writer'")) << *m;
+    // serial and checked run the body on the launching thread; openmp may run it on another.
+    if (backend() != ferry::backend::openmp)
+      EXPECT_TRUE(ferry_test::contains(*m,
+                                       "still in flight on this thread: the call was made "
+                                       "from inside that kernel's body"))
+          << *m;
+  }
+  EXPECT_EQ(g_nested, (std::vector<double>{1, 0, 0, 0})) << "only the outer launch wrote";
+  EXPECT_EQ(ferry::detail::resident_count(), 0u);
 }
 
 FERRY_INSTANTIATE_BACKENDS(threads_test);

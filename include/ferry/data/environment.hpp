@@ -227,6 +227,7 @@ class launch_mapping {
   bool ran_ = false;  // mapped: the kernel may run (and write resident copies) from now on
   launch_mapping* prev_ = nullptr;  // in-flight registry links
   launch_mapping* next_ = nullptr;
+  const void* thread_ = nullptr;  // the launching host thread (a thread_local's address)
 };
 
 /// Seconds on the host's steady clock since an unspecified start: differences time host-side
