@@ -139,20 +139,37 @@ class reduction_target {
   T identity_;
 };
 
+namespace detail {
+/// Refuses a const target (T as a factory's `T& x` deduces it) with ferry's message: it would
+/// reach the launch as a reducer of const T, and fail there with a message about the kernel's
+/// parameters instead.
+template <class T>
+constexpr void check_reduction_target() {
+  static_assert(!std::is_const_v<T>,
+                "ferry: the variable that receives a reduction's result (the x of "
+                "ferry::sum(x), min(x), max(x) or reduce(x, op, identity)) must be modifiable, "
+                "not const: the launch stores op(x, folded value) into it");
+}
+}  // namespace detail
+
 template <class T>
 reduction_target<T, plus> sum(T& x) {
+  detail::check_reduction_target<T>();
   return {typename reduction_target<T, plus>::key{}, &x, plus::identity<T>()};
 }
 template <class T>
 reduction_target<T, minimum> min(T& x) {
+  detail::check_reduction_target<T>();
   return {typename reduction_target<T, minimum>::key{}, &x, minimum::identity<T>()};
 }
 template <class T>
 reduction_target<T, maximum> max(T& x) {
+  detail::check_reduction_target<T>();
   return {typename reduction_target<T, maximum>::key{}, &x, maximum::identity<T>()};
 }
 template <class T, class Op>
 reduction_target<T, Op> reduce(T& x, Op, T identity) {
+  detail::check_reduction_target<T>();
   return {typename reduction_target<T, Op>::key{}, &x, identity};
 }
 
