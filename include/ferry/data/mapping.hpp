@@ -104,6 +104,21 @@ struct around_t {
   index offset = 0;
 };
 
+/// A read-only elementwise argument (`ferry::elementwise(std::as_const(c))`): the thread at
+/// each point of a launch receives `const T&` to its own element, c[i] (1D) or the element at
+/// (i, j[, k]) of the dense layout of a 2D/3D space (as for a writable elementwise). The launch
+/// checks once, on the host, that every point's element lies inside c, so the reads carry no
+/// bounds check. Mapped like ferry::around with the one-point stencil {0} (copied host->device
+/// only, read-only on every backend); threads may share no element with a writer of c (the
+/// launch's aliasing rules, as for any read-only argument).
+///
+/// Shapes: T the element type (a kernel value, as for ferry::read).
+template <class T>
+struct elementwise_read_t {
+  using value_type = T;
+  std::span<const T> buf;
+};
+
 /// The neighbourhoods of c (a container or span, read-only) around each point of a launch, for
 /// a stencil s and an optional element offset of the point at the space's origin; see
 /// around_t. Example, a three-point average over the interior of a 1D array:
@@ -136,6 +151,36 @@ auto around(C&& c, const stencil<N>& s, O offset = O{}) {
   detail::check_not_temporary<C>();
   return around_t<detail::read_element_t<C>, N>{detail::read_span(c), s,
                                                 static_cast<index>(offset)};
+}
+
+/// Gives each thread of a launch read-only access to its own element of c (a contiguous
+/// container or span of const elements, e.g. `std::as_const(v)`): the kernel parameter is
+/// `const T&`, c[i] in a 1D space, the element at i + ni * (j + nj * k) of a 2D/3D space whose
+/// end bounds along i and j are ni and nj (the layout of a writable ferry::elementwise). See
+/// elementwise_read_t. Unlike a read-only container (`ferry::view<const T>`, whose every access
+/// is checked), the launch proves every thread's element inside c before anything runs, so the
+/// read carries no check. Example, c = a + b with the inputs read at each thread's own index:
+///
+///   ferry::launch({}, ferry::range_of(c),
+///       [] FERRY_KERNEL(ferry::index, double& ci, const double& ai, const double& bi) {
+///         ci = ai + bi;
+///       }, ferry::elementwise(c), ferry::elementwise(std::as_const(a)),
+///       ferry::elementwise(std::as_const(b)));
+///
+/// Errors (thrown by the launch, before anything is copied or run): launch_error "argument
+/// <pos> (read-only element): the index space's elements [lo, hi] are not all inside the buffer
+/// of n elements" when some point's element lies outside c; a launch_error too for a non-empty
+/// 2D or 3D space with a negative begin bound, or when the index arithmetic overflows
+/// ferry::index. c must be a named container or a borrowed view (std::span): a temporary owning
+/// container is rejected at compile time, as for the writable form.
+template <class C>
+requires requires(const C& c) {
+  std::data(c);
+  std::size(c);
+} && std::is_const_v<std::remove_reference_t<decltype(*std::data(std::declval<C&>()))>>
+auto elementwise(C&& c) {
+  detail::check_not_temporary<C>();
+  return elementwise_read_t<detail::read_element_t<C>>{detail::read_span(c)};
 }
 
 /// Read-only stencil over several arrays: `ferry::around(s, a0, a1, ...)` gives the thread at
@@ -244,6 +289,13 @@ template <class D>
 inline constexpr bool is_around_v = false;
 template <class T, int N>
 inline constexpr bool is_around_v<around_t<T, N>> = true;
+template <class T>
+inline constexpr bool is_around_v<elementwise_read_t<T>> = true;
+/// Whether D is a read-only elementwise argument (elementwise_read_t).
+template <class D>
+inline constexpr bool is_elementwise_read_v = false;
+template <class T>
+inline constexpr bool is_elementwise_read_v<elementwise_read_t<T>> = true;
 template <class T, int N, int M, bool I>
 inline constexpr bool is_around_v<around_n_t<T, N, M, I>> = true;
 /// Whether D is a ferry::around argument over several arrays (around_n_t).
@@ -669,7 +721,9 @@ FERRY_HOST_DEVICE FERRY_INLINE B with_end_bounds(B b, index ni, index nj) {
 /// neighbourhood of the buffer around x's dense position (around_t), which check() proves in
 /// range for every point of the space before the launch runs: the accesses carry no check.
 template <class A, class Space>
-requires(!is_around_n_v<std::remove_cvref_t<A>>) struct arg_map<A, Space, arg_kind::neighbourhood> {
+requires(!is_around_n_v<std::remove_cvref_t<A>> &&
+         !is_elementwise_read_v<std::remove_cvref_t<A>>) struct arg_map<A, Space,
+                                                                        arg_kind::neighbourhood> {
   using D = std::remove_cvref_t<A>;
   using T = typename D::value_type;
   static constexpr int N = D::points_count;
@@ -733,6 +787,67 @@ requires(!is_around_n_v<std::remove_cvref_t<A>>) struct arg_map<A, Space, arg_ki
     return bound{static_cast<const T*>(mapped[0]), start, ni, nj, a.points};
   }
   static const char* describe() { return "neighbourhood"; }
+};
+
+/// Read-only elementwise (ferry::elementwise(std::as_const(c)), elementwise_read_t): one read
+/// region; the thread at point x receives `const T&` to c's element at x's dense position,
+/// which check() proves in range for every point of the space before the launch runs: the read
+/// carries no check, and the kernel adds nothing to the position.
+template <class A, class Space>
+requires is_elementwise_read_v<std::remove_cvref_t<A>>
+struct arg_map<A, Space, arg_kind::neighbourhood> {
+  using D = std::remove_cvref_t<A>;
+  using T = typename D::value_type;
+  static constexpr int regions = 1;
+  /// The buffers the launch checks the byte counts of.
+  static std::array<std::span<const T>, 1> spans_of(const D& a) { return {a.buf}; }
+  static std::array<region, 1> get_regions(const D& a) {
+    return {region{a.buf.data(), a.buf.size_bytes(), access::read}};
+  }
+  /// "" if every point's dense position (1D i; 2D i + ni * j; 3D i + ni * (j + nj * k)) lies in
+  /// [0, size of c), else the reason. Exact: the first and last points' positions are the
+  /// smallest and largest (dense_bounds).
+  static std::string check(const D& a, const Space& s) {
+    if (std::string m = check_index_space(s); !m.empty()) return m;
+    if (s.size() == 0) return {};
+    if (!dense_begins_ok(s)) return dense_begins_message<Space>("elementwise");
+    index lo = 0, hi = 0;
+    if (!dense_bounds(s, 0, 1, lo, hi))
+      return "the index arithmetic of these elements overflows a 64-bit index for this index "
+             "space";
+    if (lo < 0 || hi >= length(a.buf))
+      return "the index space's elements [" + std::to_string(lo) + ", " + std::to_string(hi) +
+             "] are not all inside the buffer of " + std::to_string(length(a.buf)) + " elements";
+    return {};
+  }
+  struct bound {
+    const T* p;    // the mapped buffer
+    index ni, nj;  // the space's end bounds along i and j (2D, 3D)
+    using state = char;
+    template <class I>
+    FERRY_HOST_DEVICE FERRY_INLINE const T& get(const I& idx, state&) const {
+      return p[dense_offset(idx, ni, nj)];
+    }
+    /// The base address, passed again as a restrict parameter (core/restrict.hpp).
+    FERRY_HOST_DEVICE FERRY_INLINE const T* restrict_base() const { return p; }
+    /// The same elements of q (== restrict_base()).
+    FERRY_HOST_DEVICE FERRY_INLINE bound rebased(const T* q) const {
+      bound b = *this;
+      b.p = q;
+      return b;
+    }
+    /// The same elements with the space's end bounds ni, nj given again (== what bind() set).
+    FERRY_HOST_DEVICE FERRY_INLINE bound respaced(index ni_, index nj_) const {
+      return with_end_bounds(*this, ni_, nj_);
+    }
+  };
+  static bound bind(const D&, const Space& s, void* const* mapped) {
+    index ni = 0, nj = 0;
+    if constexpr (Space::rank >= 2) ni = s.end_i;
+    if constexpr (Space::rank == 3) nj = s.end_j;
+    return bound{static_cast<const T*>(mapped[0]), ni, nj};
+  }
+  static const char* describe() { return "read-only element"; }
 };
 
 /// Read-only stencil over M arrays (ferry::around(s, a0, a1, ...), around_n_t): M read regions
