@@ -16,9 +16,10 @@
 // The arrays a loop reads at its point's neighbours are ferry::around arguments: the launch
 // proves every thread's neighbourhood inside its array once, on the host, so the kernels'
 // reads carry no bounds check (each takes its point's stencil, the same dense layout as the
-// outputs). The loop bodies below read the stencil points in the order of the spec's
-// (hydro_2d_body1..3, which ferry_C and base_cuda run on raw pointers), so every sum is the
-// same.
+// outputs). Loop 3 reads each array at its point only: read-only elementwise arguments
+// (ferry::elementwise(std::as_const(v))), proven inside the same way. The loop bodies below
+// read the stencil points in the order of the spec's (hydro_2d_body1..3, which ferry_C and
+// base_cuda run on raw pointers), so every sum is the same.
 #include <span>
 #include <utility>
 
@@ -50,10 +51,6 @@ ferry::stencil<4> loop1_points(ferry::index jn) {
 ferry::stencil<5> loop2_points(ferry::index jn) {
   return ferry::stencil<5>{0, 1, -1, -jn, jn};
 }
-/// Loop 3 reads each array at kj only.
-ferry::stencil<1> loop3_points() {
-  return ferry::stencil<1>{0};
-}
 
 /// Loop 1 (hydro_2d_body1) on loop1_points neighbourhoods, the same sums in the same order.
 template <class P>
@@ -71,12 +68,12 @@ FERRY_HOST_DEVICE FERRY_INLINE void body2(Real_type& zu, Real_type& zv, const P&
   zv += s * (za[0] * (zr[0] - zr[1]) - za[2] * (zr[0] - zr[2]) - zb[0] * (zr[0] - zr[3]) +
              zb[4] * (zr[0] - zr[4]));
 }
-/// Loop 3 (hydro_2d_body3) on loop3_points neighbourhoods.
-template <class P>
-FERRY_HOST_DEVICE FERRY_INLINE void body3(Real_type& zrout, Real_type& zzout, const P& zr,
-                                          const P& zz, const P& zu, const P& zv, Real_type t) {
-  zrout = zr[0] + t * zu[0];
-  zzout = zz[0] + t * zv[0];
+/// Loop 3 (hydro_2d_body3) on the point's own elements.
+FERRY_HOST_DEVICE FERRY_INLINE void body3(Real_type& zrout, Real_type& zzout, const Real_type& zr,
+                                          const Real_type& zz, const Real_type& zu,
+                                          const Real_type& zv, Real_type t) {
+  zrout = zr + t * zu;
+  zzout = zz + t * zv;
 }
 
 template <int N>
@@ -89,7 +86,6 @@ void rep(HYDRO_2D& k) {
   const ferry::range2d points = space(k);
   const ferry::stencil<4> p1 = loop1_points(k.m_jn);
   const ferry::stencil<5> p2 = loop2_points(k.m_jn);
-  const ferry::stencil<1> p3 = loop3_points();
   ferry::launch(
       {.name = "HYDRO_2D_1"}, points,
       [] FERRY_KERNEL(const ferry::index2 x, Real_type& za, Real_type& zb, near<4> zp, near<4> zq,
@@ -109,12 +105,14 @@ void rep(HYDRO_2D& k) {
       k.m_s);
   ferry::launch(
       {.name = "HYDRO_2D_3"}, points,
-      [] FERRY_KERNEL(const ferry::index2 x, Real_type& zrout, Real_type& zzout, near<1> zr,
-                      near<1> zz, near<1> zu, near<1> zv, ferry::index jn, Real_type t) {
+      [] FERRY_KERNEL(const ferry::index2 x, Real_type& zrout, Real_type& zzout,
+                      const Real_type& zr, const Real_type& zz, const Real_type& zu,
+                      const Real_type& zv, ferry::index jn, Real_type t) {
         if (x.i < jn - 1) body3(zrout, zzout, zr, zz, zu, zv, t);
       },
-      ferry::elementwise(k.m_zrout), ferry::elementwise(k.m_zzout), ferry::around(k.m_zr, p3),
-      ferry::around(k.m_zz, p3), ferry::around(k.m_zu, p3), ferry::around(k.m_zv, p3), k.m_jn,
+      ferry::elementwise(k.m_zrout), ferry::elementwise(k.m_zzout),
+      ferry::elementwise(std::as_const(k.m_zr)), ferry::elementwise(std::as_const(k.m_zz)),
+      ferry::elementwise(std::as_const(k.m_zu)), ferry::elementwise(std::as_const(k.m_zv)), k.m_jn,
       k.m_t);
 }
 
