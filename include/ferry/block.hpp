@@ -1122,10 +1122,16 @@ void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel&
                  ... && true),
                 "ferry::launch_blocks: reduction and atomic targets are not supported in block "
                 "launches yet; pass values, read-only containers and partitioning strategies");
-  static_assert(((detail::classify<A>() != detail::arg_kind::neighbourhood) && ... && true),
+  static_assert(((detail::classify<A>() != detail::arg_kind::neighbourhood ||
+                  detail::is_elementwise_read_v<std::remove_cvref_t<A>>)&&... &&
+                 true),
                 "ferry::launch_blocks: ferry::around is not supported in block launches yet; pass "
                 "the container read-only (std::as_const(v)) and take view::around(centre, s) in "
                 "the kernel");
+  static_assert((!detail::is_elementwise_read_v<std::remove_cvref_t<A>> && ... && true),
+                "ferry::launch_blocks: a read-only ferry::elementwise(std::as_const(v)) is not "
+                "supported in block launches yet (a block has no point of its own to read); pass "
+                "the container read-only (std::as_const(v)) and index the view in the kernel");
   using bound_tuple = std::tuple<typename detail::map_of<Space, A>::bound...>;
   using phase_args = typename detail::phase_args_of<false, A...>::type;
   using all_args = std::index_sequence_for<A...>;

@@ -579,7 +579,9 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
                 "ferry::launch: the kernel cannot be called with what ferry passes: check its "
                 "parameters. First the index (ferry::index for range, ferry::index2 for range2d, "
                 "ferry::index3 for range3d), then per argument: a value for a value, "
-                "ferry::view<const T> for a read-only container, T& for elementwise, "
+                "ferry::view<const T> for a read-only container, T& for elementwise, const T& "
+                "for a read-only elementwise(std::as_const(v)), ferry::neighbourhood<const T, N> "
+                "for around, "
                 "ferry::view<T> for chunks/rows, ferry::view2d<T>/view3d<T> for tiles, "
                 "ferry::indexed_ref<T> for indirect, ferry::reducer<T, Op> for reductions, "
                 "ferry::atomic_accessor<T> for atomic_add");

@@ -8,9 +8,9 @@
 //   * a launch in which any point's element lies outside c is refused before anything runs or
 //     is copied, on every backend (a launch_error naming the kernel, the argument and the
 //     elements), as are 2D/3D spaces with negative begin bounds and overflowing arithmetic;
-//   * the argument is read-only data: copied host->device only, taken from a resident copy
-//     without a transfer, refused (aliasing_error) where a written argument overlaps it, and
-//     it cannot be made write-only or chosen for a writable container.
+//   * the argument is read-only data: copied host->device only, taken from a resident copy (a
+//     ferry::array's too) without a transfer, refused (aliasing_error) where a written argument
+//     overlaps it, and it cannot be made write-only or chosen for a writable container.
 // Compile-time rules (temporaries, pointer elements): tests/compile_fail.
 #include <string>
 #include <type_traits>
@@ -35,6 +35,10 @@ static_assert(std::is_same_v<decltype(ferry::elementwise(std::declval<std::span<
 static_assert(!std::is_same_v<decltype(ferry::elementwise(std::declval<std::vector<double>&>())),
                               ferry::elementwise_read_t<double>>,
               "a mutable container keeps the writable form");
+static_assert(
+    !std::is_same_v<decltype(ferry::elementwise(std::declval<const std::span<double>&>())),
+                    ferry::elementwise_read_t<double>>,
+    "a const span of writable elements is still writable (the guide says so)");
 
 /// Whether ferry::write_only accepts A (only writable strategies: a read-only element cannot be
 /// written).
@@ -120,7 +124,52 @@ double probe(const Space& space, const std::vector<double>& x) {
   return last;
 }
 
+/// a[i] = v for every i (the device copy of a ferry::array becomes the newer one).
+void fill(ferry::array<double>& a, double v) {
+  ferry::launch(
+      {.name = "fill"}, ferry::range{static_cast<index>(a.size())},
+      [] FERRY_KERNEL(index, double& x, double value) { x = value; }, ferry::elementwise(a), v);
+}
+/// out[i] = a[i] through the three read-only forms that take a container: ferry::read,
+/// ferry::around (one point) and the read-only elementwise; out's 8 elements only.
+void read_three_ways(std::vector<double>& out, const ferry::array<double>& a, int how) {
+  const ferry::range space{static_cast<index>(out.size())};
+  if (how == 0)
+    ferry::launch(
+        {.name = "via_read"}, space,
+        [] FERRY_KERNEL(index i, double& o, ferry::view<const double> x) { o = x[i]; },
+        ferry::write_only(ferry::elementwise(out)), ferry::read(a));
+  else if (how == 1)
+    ferry::launch(
+        {.name = "via_around"}, space,
+        [] FERRY_KERNEL(index, double& o, ferry::neighbourhood<const double, 1> x) { o = x[0]; },
+        ferry::write_only(ferry::elementwise(out)), ferry::around(a, ferry::stencil<1>{0}));
+  else
+    ferry::launch(
+        {.name = "via_elementwise"}, space,
+        [] FERRY_KERNEL(index, double& o, const double& x) { o = x; },
+        ferry::write_only(ferry::elementwise(out)), ferry::elementwise(std::as_const(a)));
+}
+
 class elementwise_read_test : public ferry_test::on_backend {};
+
+// Taking a ferry::array's span for a read-only argument must not copy its whole device copy
+// back (ferry::array's data() const does): found by attack, the read-only elementwise, ferry::read
+// and ferry::around each moved the array's 8000 bytes device->host for an 8-element launch.
+TEST_P(elementwise_read_test, read_only_arguments_of_a_ferry_array_copy_nothing_back) {
+  ferry::array<double> a(1000, 1.0);
+  for (int how = 0; how < 3; ++how) {
+    fill(a, 2.0 + how);
+    std::vector<double> out(8, -1.0);
+    const ferry::statistics before = ferry::stats();
+    read_three_ways(out, a, how);
+    const ferry::statistics after = ferry::stats();
+    EXPECT_EQ(out, std::vector<double>(8, 2.0 + how)) << "form " << how;
+    if (separate_memory(backend()))
+      EXPECT_EQ(after.d2h.bytes - before.d2h.bytes, out.size() * sizeof(double))
+          << "form " << how << ": more than the output came back";
+  }
+}
 
 TEST_P(elementwise_read_test, one_d_matches_a_sequential_reference) {
   const index n = 1000;
@@ -243,9 +292,9 @@ TEST_P(elementwise_read_test, spaces_outside_the_buffer_are_refused) {
   EXPECT_TRUE(contains(refused(ferry::range{-1, 3}), "elements [-1, 2] are not all inside"));
   EXPECT_TRUE(contains(refused(ferry::range2d{0, 10, 0, 11}), "elements [0, 109]"));
   EXPECT_TRUE(contains(refused(ferry::range2d{-1, 10, 1, 5}),
-                       "elementwise over a 2D space needs begin bounds >= 0"));
+                       "read-only elementwise over a 2D space needs begin bounds >= 0"));
   EXPECT_TRUE(contains(refused(ferry::range3d{0, 5, 0, 5, -1, 2}),
-                       "elementwise over a 3D space needs begin bounds >= 0"));
+                       "read-only elementwise over a 3D space needs begin bounds >= 0"));
   constexpr index top = index{1} << 62;  // the largest bound an index space may have
   EXPECT_TRUE(contains(refused(ferry::range{top - 1, top}), "are not all inside"));
   const index ni = index{1} << 31, j = index{1} << 32;  // ni * j = 2^63

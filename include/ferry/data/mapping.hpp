@@ -47,10 +47,12 @@ concept readable_array = requires(const C& c) {
 template <class C>
 using read_element_t =
     std::remove_cv_t<std::remove_reference_t<decltype(*std::data(std::declval<const C&>()))>>;
-/// The read-only span of a container or span.
+/// The read-only span of a container or span, taken without side effects (raw_data): a
+/// ferry::array's own data() const would first copy its whole device copy back to the host,
+/// which the launch that maps the argument does only where its backend needs it.
 template <class C>
 std::span<const read_element_t<C>> read_span(const C& c) {
-  return std::span<const read_element_t<C>>(std::data(c), std::size(c));
+  return std::span<const read_element_t<C>>(raw_data(c), std::size(c));
 }
 template <class T, class... Cs>
 consteval void check_same_elements() {
@@ -810,7 +812,7 @@ struct arg_map<A, Space, arg_kind::neighbourhood> {
   static std::string check(const D& a, const Space& s) {
     if (std::string m = check_index_space(s); !m.empty()) return m;
     if (s.size() == 0) return {};
-    if (!dense_begins_ok(s)) return dense_begins_message<Space>("elementwise");
+    if (!dense_begins_ok(s)) return dense_begins_message<Space>("read-only elementwise");
     index lo = 0, hi = 0;
     if (!dense_bounds(s, 0, 1, lo, hi))
       return "the index arithmetic of these elements overflows a 64-bit index for this index "
