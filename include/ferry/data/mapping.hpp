@@ -719,22 +719,31 @@ FERRY_HOST_DEVICE FERRY_INLINE B with_end_bounds(B b, index ni, index nj) {
   return b;
 }
 
+/// What the one-array read-only arguments (ferry::around(v, s), the read-only elementwise) map:
+/// their buffer `buf` (a std::span<const T>), as one read region.
+template <class D>
+struct one_read_buffer {
+  static constexpr int regions = 1;
+  /// The buffers the launch checks the byte counts of.
+  static std::array<std::span<const typename D::value_type>, 1> spans_of(const D& a) {
+    return {a.buf};
+  }
+  static std::array<region, 1> get_regions(const D& a) {
+    return {region{a.buf.data(), a.buf.size_bytes(), access::read}};
+  }
+};
+
 /// Read-only stencil (ferry::around): one read region; the thread at point x receives the
 /// neighbourhood of the buffer around x's dense position (around_t), which check() proves in
 /// range for every point of the space before the launch runs: the accesses carry no check.
 template <class A, class Space>
 requires(!is_around_n_v<std::remove_cvref_t<A>> &&
          !is_elementwise_read_v<std::remove_cvref_t<A>>) struct arg_map<A, Space,
-                                                                        arg_kind::neighbourhood> {
+                                                                        arg_kind::neighbourhood>
+    : one_read_buffer<std::remove_cvref_t<A>> {
   using D = std::remove_cvref_t<A>;
   using T = typename D::value_type;
   static constexpr int N = D::points_count;
-  static constexpr int regions = 1;
-  /// The buffers the launch checks the byte counts of.
-  static std::array<std::span<const T>, 1> spans_of(const D& a) { return {a.buf}; }
-  static std::array<region, 1> get_regions(const D& a) {
-    return {region{a.buf.data(), a.buf.size_bytes(), access::read}};
-  }
   /// "" if every element offset + p + s.offset(k) the launch's threads reach (p a point's dense
   /// position) lies in [0, size), else the reason. Exact: the smallest such element is the
   /// first point's with the lowest offset, the largest the last point's with the highest
@@ -797,15 +806,9 @@ requires(!is_around_n_v<std::remove_cvref_t<A>> &&
 /// carries no check, and the kernel adds nothing to the position.
 template <class A, class Space>
 requires is_elementwise_read_v<std::remove_cvref_t<A>>
-struct arg_map<A, Space, arg_kind::neighbourhood> {
+struct arg_map<A, Space, arg_kind::neighbourhood> : one_read_buffer<std::remove_cvref_t<A>> {
   using D = std::remove_cvref_t<A>;
   using T = typename D::value_type;
-  static constexpr int regions = 1;
-  /// The buffers the launch checks the byte counts of.
-  static std::array<std::span<const T>, 1> spans_of(const D& a) { return {a.buf}; }
-  static std::array<region, 1> get_regions(const D& a) {
-    return {region{a.buf.data(), a.buf.size_bytes(), access::read}};
-  }
   /// "" if every point's dense position (1D i; 2D i + ni * j; 3D i + ni * (j + nj * k)) lies in
   /// [0, size of c), else the reason. Exact: the first and last points' positions are the
   /// smallest and largest (dense_bounds).
