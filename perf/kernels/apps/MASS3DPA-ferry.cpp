@@ -144,10 +144,12 @@ FERRY_HOST_DEVICE FERRY_INLINE increments dofs(const S& basis, const S& w, int d
   return u;
 }
 
-/// Resident blocks per multiprocessor asked for: 32, the most an sm_90 multiprocessor holds, as
-/// the suite's base_cuda does (its register need is a few over the 64 that 32 one-warp blocks
-/// leave each thread).
-constexpr int resident = 32;
+/// Resident blocks per multiprocessor asked for: 28, which leaves each thread 72 registers. At 32
+/// (the most an sm_90 multiprocessor holds, as the suite's base_cuda asks) each thread gets 64,
+/// and ferry_B's kernel, whose bounds checks keep a few more values live, spilled 16 bytes to
+/// local memory (ptxas -v; none unchecked, none in ferry_C's). On the H200, 28 made ferry_B 2.5 %
+/// faster and left ferry_C unchanged (perf/NOTES.md, "MASS3DPA's resident blocks").
+constexpr int resident = 28;
 
 /// The index space and block shape of every variant: element e is block (0, 0, e).
 ferry::blocked<ferry::range3d, q1, q1, 1, resident> element_blocks(const MASS3DPA& k) {
