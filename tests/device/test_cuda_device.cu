@@ -16,7 +16,10 @@
 //  * a launch from a fresh host thread runs when all its data is resident (the thread has made
 //    no runtime call, so no context is current there before the launch);
 //  * ferry::unsafe::shuffle_down moves values of any size between the lanes of a warp of
-//    ferry::unsafe::warp_size lanes, and a warp fold written with it sums each warp's lanes.
+//    ferry::unsafe::warp_size lanes, and a warp fold written with it sums each warp's lanes;
+//  * kernels launched as programmatic dependent launches (compute capability 9.0 and later) read
+//    what the kernel before them on the stream wrote, in safe, raw and reduction launches, and
+//    FERRY_DEPENDENT_LAUNCH takes 0 or 1 only.
 // Without a GPU every test skips.
 #include <gtest/gtest.h>
 
@@ -381,8 +384,105 @@ void shuffle_in_warps(unsigned threads, int delta, std::vector<three_ints>& got,
   s.copy_to_host(sums);
 }
 
+/// One step of the dependent chain: dst[i] = src[n - 1 - i] * 3 + step. Thread i reads what the
+/// thread at the other end of the previous launch wrote, in a block that ran last there.
+void reversed_step(std::vector<std::uint64_t>& dst, const std::vector<std::uint64_t>& src,
+                   std::uint64_t step) {
+  ferry::launch(
+      {.name = "reversed_step"}, ferry::range{static_cast<ferry::index>(dst.size())},
+      [] FERRY_KERNEL(ferry::index i, std::uint64_t & d, ferry::view<const std::uint64_t> s,
+                      std::uint64_t k) { d = s[s.size() - 1 - i] * 3 + k; },
+      ferry::elementwise(dst), std::as_const(src), step);
+}
+
+/// The same step as a raw launch on device pointers (kernel_unsafe).
+void reversed_step_unsafe(std::uint64_t* dst, const std::uint64_t* src, ferry::index n,
+                          std::uint64_t step) {
+  const unsigned block = 256;
+  ferry::unsafe::launch(
+      {ferry::unsafe::blocks_for(n, block)}, {block},
+      [] FERRY_KERNEL(const ferry::unsafe::thread_index& t, std::uint64_t* d,
+                      const std::uint64_t* s, ferry::index n, std::uint64_t k) {
+        const ferry::index i = t.global_x();
+        if (i < n) d[i] = s[n - 1 - i] * 3 + k;
+      },
+      dst, src, n, step);
+}
+
+/// The sum of x (a reduction kernel, which then reads what the chain's last kernel wrote).
+void sum_u64(const std::vector<std::uint64_t>& x, std::uint64_t& s) {
+  ferry::launch(
+      {.name = "sum_u64"}, ferry::range{static_cast<ferry::index>(x.size())},
+      [] FERRY_KERNEL(ferry::index, const std::uint64_t& v,
+                      ferry::reducer<std::uint64_t, ferry::plus> acc) { acc += v; },
+      ferry::elementwise(std::as_const(x)), ferry::sum(s));
+}
+
 #define REQUIRE_GPU() \
   if (!have_gpu()) GTEST_SKIP() << "no usable CUDA device"
+
+// On a GPU of compute capability 9.0 or later, each kernel may be placed on the multiprocessors
+// while the one before it on the stream finishes (programmatic dependent launch) and waits in
+// its prologue for it to complete. A chain of launches, each reading at the far end of what the
+// previous one wrote (safe launches on resident data, raw launches on device pointers, and a
+// reduction last), must give exactly what a sequential loop gives.
+TEST(cuda_device, dependent_launches_read_what_the_kernel_before_them_wrote) {
+  REQUIRE_GPU();
+  cudaDeviceProp p{};
+  ASSERT_EQ(cudaGetDeviceProperties(&p, 0), cudaSuccess);
+  // The path under test is taken on Hopper and later, unless FERRY_DEPENDENT_LAUNCH=0.
+  const char* env = std::getenv("FERRY_DEPENDENT_LAUNCH");
+  const bool off = env != nullptr && std::string(env) == "0";
+  EXPECT_EQ(ferry::detail::gpu::dependent_launch_enabled(), p.major >= 9 && !off);
+
+  const ferry::index n = 4'000'037;
+  const int steps = 24;
+  std::vector<std::uint64_t> a(n), b(n, 0), ra(n), rb(n);
+  for (ferry::index i = 0; i < n; ++i) a[i] = static_cast<std::uint64_t>(i) * 2654435761u;
+  ra = a;
+  for (int k = 0; k < steps; ++k) {
+    auto& src = k % 2 == 0 ? ra : rb;
+    auto& dst = k % 2 == 0 ? rb : ra;
+    for (ferry::index i = 0; i < n; ++i)
+      dst[i] = src[n - 1 - i] * 3 + static_cast<std::uint64_t>(k);
+  }
+  std::uint64_t ref = 0;
+  for (std::uint64_t v : (steps % 2 == 0 ? ra : rb)) ref += v;  // wraps as the device's sum does
+  std::uint64_t s = 0;
+
+  {
+    auto ga = ferry::preload_mut(a);
+    auto gb = ferry::preload_mut(b);
+    for (int k = 0; k < steps; ++k) {
+      if (k % 2 == 0)
+        reversed_step(b, a, static_cast<std::uint64_t>(k));
+      else
+        reversed_step(a, b, static_cast<std::uint64_t>(k));
+    }
+    sum_u64(steps % 2 == 0 ? a : b, s);  // on the device copy the last step wrote
+    gb.release();
+    ga.release();
+  }
+  for (ferry::index i = 0; i < n; ++i) {
+    ASSERT_EQ(a[i], ra[i]) << "i=" << i;
+    ASSERT_EQ(b[i], rb[i]) << "i=" << i;
+  }
+  EXPECT_EQ(s, ref);
+
+  // The same chain through raw launches on device pointers.
+  std::vector<std::uint64_t> c(n);
+  for (ferry::index i = 0; i < n; ++i) c[i] = static_cast<std::uint64_t>(i) * 2654435761u;
+  ferry::unsafe::device_buffer<std::uint64_t> da{std::span<const std::uint64_t>(c)};
+  ferry::unsafe::device_buffer<std::uint64_t> db{std::span<const std::uint64_t>(c)};
+  for (int k = 0; k < steps; ++k) {
+    if (k % 2 == 0)
+      reversed_step_unsafe(db.get(), da.get(), n, static_cast<std::uint64_t>(k));
+    else
+      reversed_step_unsafe(da.get(), db.get(), n, static_cast<std::uint64_t>(k));
+  }
+  (steps % 2 == 0 ? da : db).copy_to_host(c);
+  for (ferry::index i = 0; i < n; ++i) ASSERT_EQ(c[i], (steps % 2 == 0 ? ra : rb)[i]) << "i=" << i;
+}
 
 TEST(cuda_device, out_of_memory_leaves_host_data_untouched_and_later_launches_work) {
   REQUIRE_GPU();
@@ -547,6 +647,33 @@ void expect_device_error(F body, const char* pattern) {
         std::exit(code);
       },
       ::testing::ExitedWithCode(3), pattern);
+}
+
+// FERRY_DEPENDENT_LAUNCH takes 0 or 1: any other value is a backend_error when the device is
+// first used (in a child process, whose device starts with the variable set).
+TEST(cuda_device_death, an_unknown_dependent_launch_setting_is_a_backend_error) {
+  REQUIRE_GPU();
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        int code = 0;
+        setenv("FERRY_DEPENDENT_LAUNCH", "yes", 1);
+        try {
+          ferry::set_backend(ferry::backend::cuda);
+          std::vector<double> x(10, 1.0), y(10, 0.0);
+          scale_by_two("after_bad_setting", y, x);
+          std::fprintf(stderr, "no error raised\n");
+        } catch (const ferry::backend_error& e) {
+          std::fprintf(stderr, "caught: %s\n", e.what());
+          code = 3;
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "other exception: %s\n", e.what());
+          code = 5;
+        }
+        std::fflush(stderr);
+        std::exit(code);
+      },
+      ::testing::ExitedWithCode(3), "FERRY_DEPENDENT_LAUNCH='yes' is not understood");
 }
 
 TEST(cuda_device_death, kernel_fault_raises_device_error_naming_the_kernel) {

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -68,9 +69,40 @@ void* driver_entry(const char* name) {
 driver_launch_fn load_driver_launch() {
   return reinterpret_cast<driver_launch_fn>(driver_entry("cuLaunchKernel"));
 }
+/// The driver's cuLaunchKernelEx (CUDA 11.6's signature, current in CUDA 13): a launch with
+/// attributes, here programmatic stream serialization.
+using driver_launch_ex_fn = PFN_cuLaunchKernelEx_v11060;
+driver_launch_ex_fn load_driver_launch_ex() {
+  return reinterpret_cast<driver_launch_ex_fn>(driver_entry("cuLaunchKernelEx"));
+}
+/// FERRY_DEPENDENT_LAUNCH: "0" turns programmatic dependent launches off (every kernel then
+/// starts only once the one before it on the stream has ended, as without the attribute);
+/// unset, "" or "1" leaves them on where the device has them. Throws backend_error for any other
+/// value.
+bool dependent_launch_wanted() {
+  const char* v = std::getenv("FERRY_DEPENDENT_LAUNCH");
+  const std::string s = v ? v : "";
+  if (s.empty() || s == "1") return true;
+  if (s == "0") return false;
+  throw backend_error("", "FERRY_DEPENDENT_LAUNCH='" + s +
+                              "' is not understood: set it to 0 (kernels wait for the previous "
+                              "one to end before they start) or 1 (the default), or unset it");
+}
+/// Whether kernels launch as programmatic dependent launches on this device: compute capability
+/// 9.0 (Hopper) and later, unless FERRY_DEPENDENT_LAUNCH=0.
+bool dependent_launch_available(const cudaDeviceProp& p) {
+  return p.major >= 9 && dependent_launch_wanted();
+}
 #else
 using driver_launch_fn = void*;
+using driver_launch_ex_fn = void*;
+bool dependent_launch_available(const cudaDeviceProp&) {
+  return false;
+}
 driver_launch_fn load_driver_launch() {
+  return nullptr;
+}
+driver_launch_ex_fn load_driver_launch_ex() {
   return nullptr;
 }
 #endif
@@ -99,6 +131,8 @@ class gpu_device final : public device_runtime {
           "cudaMemPoolSetAttribute");
     engine_ = std::make_unique<gpu::transfer_engine>(gpu::transfer_config::defaults(), device_);
     launch_ = load_driver_launch();
+    launch_ex_ = load_driver_launch_ex();
+    dependent_ = dependent_launch_available(props_);
   }
 
   const char* name() const override { return to_string(device_backend_id); }
@@ -189,6 +223,10 @@ class gpu_device final : public device_runtime {
   int device() const { return device_; }
   /// The driver's cuLaunchKernel (CUDA; nullptr on backends that launch with <<<...>>>).
   driver_launch_fn driver_launch() const { return launch_; }
+  /// The driver's cuLaunchKernelEx (as driver_launch).
+  driver_launch_ex_fn driver_launch_ex() const { return launch_ex_; }
+  /// Whether kernels whose code allows it launch as programmatic dependent launches.
+  bool dependent_launch() const { return dependent_; }
 
   void check(cudaError_t e, const char* call) const {
     if (e == cudaSuccess) return;
@@ -209,6 +247,8 @@ class gpu_device final : public device_runtime {
   std::atomic<const char*> last_kernel_{""};
   const char* current_kernel_ = "";
   driver_launch_fn launch_ = nullptr;
+  driver_launch_ex_fn launch_ex_ = nullptr;
+  bool dependent_ = false;
 };
 
 gpu_device& the_device() {
@@ -259,7 +299,11 @@ void after_launch(const char* kernel) {
 }
 
 #if FERRY_GPU_DRIVER_LAUNCH
-cudaFunction_t kernel_handle(const void* stub, const char* kernel) {
+bool dependent_launch_enabled() {
+  return the_device().dependent_launch();
+}
+
+cudaFunction_t kernel_handle(const void* stub, const char* kernel, bool& dependent) {
   gpu_device& d = the_device();
   cudaFunction_t f = nullptr;
   const cudaError_t e = cudaGetFuncBySymbol(&f, stub);
@@ -274,6 +318,17 @@ cudaFunction_t kernel_handle(const void* stub, const char* kernel) {
                                      "): add its architecture to "
                                      "CMAKE_CUDA_ARCHITECTURES");
     throw device_error(kernel, cuda_message("cudaGetFuncBySymbol", e) + fault_hint(e));
+  }
+  dependent = false;
+  if (d.dependent_launch()) {
+    // The wait in grid_dependency_prologue exists only in device code compiled for a virtual
+    // architecture of 9.0 or later: PTX of an older one, compiled for this device when the
+    // module loads, holds none, and such a kernel must not start before its predecessor ends.
+    cudaFuncAttributes a{};
+    if (cudaFuncGetAttributes(&a, stub) == cudaSuccess)
+      dependent = a.ptxVersion >= 90;
+    else
+      static_cast<void>(cudaGetLastError());
   }
   return f;
 }
@@ -308,14 +363,33 @@ std::string driver_message(CUresult r) {
 }
 }  // namespace
 
-void launch_handle(cudaFunction_t f, const char* kernel, dim3 grid, dim3 block, unsigned shared,
-                   cudaStream_t st, void** params) {
+void launch_handle(cudaFunction_t f, bool dependent, const char* kernel, dim3 grid, dim3 block,
+                   unsigned shared, cudaStream_t st, void** params) {
   gpu_device& d = the_device();
   const char* previous = d.last_kernel();
   d.note_kernel(kernel);
   const auto launch = [&] {
-    return d.driver_launch()(f, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, st,
-                             params, nullptr);
+    if (!dependent)
+      return d.driver_launch()(f, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, st,
+                               params, nullptr);
+    // Programmatic stream serialization: the kernel may be placed on the multiprocessors once
+    // every block of the kernel before it has exited, before that kernel has completed; its
+    // prologue (griddepcontrol.wait) then waits for it to complete.
+    CUlaunchAttribute attr{};
+    attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attr.value.programmaticStreamSerializationAllowed = 1;
+    CUlaunchConfig c{};
+    c.gridDimX = grid.x;
+    c.gridDimY = grid.y;
+    c.gridDimZ = grid.z;
+    c.blockDimX = block.x;
+    c.blockDimY = block.y;
+    c.blockDimZ = block.z;
+    c.sharedMemBytes = shared;
+    c.hStream = st;
+    c.attrs = &attr;
+    c.numAttrs = 1;
+    return d.driver_launch_ex()(&c, f, params, nullptr);
   };
   CUresult r = launch();
   if (r == CUDA_SUCCESS) [[likely]]

@@ -36,6 +36,7 @@ void allow_dynamic_shared(const void* f, std::size_t bytes, const char* kernel);
 template <class Blocked, class Kernel, class Bound, class States, class PhaseArgs, class AllArgs>
 __global__ void FERRY_BLOCK_LAUNCH_BOUNDS(Blocked)
     kernel_blocks(block_geometry g, Kernel kern, Bound b) {
+  grid_dependency_prologue();
   // One declaration, one type, for every instantiation: nvcc requires extern __shared__ arrays
   // to agree; the layout casts it per array (offsets aligned for each element type).
   extern __shared__ __align__(16) unsigned char ferry_block_smem[];

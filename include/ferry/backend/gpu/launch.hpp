@@ -42,23 +42,36 @@ template <class Blocked, class Kernel, class Bound, class States, class PhaseArg
 void execute_blocks(const char* name, const Geometry& g, const Kernel& kern, const Bound& bound);
 
 #if FERRY_GPU_DRIVER_LAUNCH
-/// The driver's handle of a kernel, from its host stub (CUDA: cudaGetFuncBySymbol). Throws
-/// backend_error without a device, launch_error naming `kernel` if the device has no image of it.
-cudaFunction_t kernel_handle(const void* stub, const char* kernel);
+/// The driver's handle of a kernel, from its host stub (CUDA: cudaGetFuncBySymbol), and in
+/// `dependent` whether it launches as a programmatic dependent launch (launch_handle): only where
+/// the device is of compute capability 9.0 or later, the device code of the kernel was compiled
+/// for such a virtual architecture (its PTX version, so that its grid_dependency_prologue holds
+/// the wait), and FERRY_DEPENDENT_LAUNCH is not 0. Throws backend_error without a device,
+/// launch_error naming `kernel` if the device has no image of it.
+cudaFunction_t kernel_handle(const void* stub, const char* kernel, bool& dependent);
 /// Launches kernel `f` on `st` with grid x block threads, `shared` bytes of dynamic shared
 /// memory and `params` (one pointer per kernel parameter, to a value of that parameter's type),
-/// through the driver's cuLaunchKernel; notes `kernel` for fault reports. Its return code is the
-/// launch's check (no cudaGetLastError). Throws launch_error (configuration refused) or
-/// device_error (a fault, also one of an earlier kernel, which is sticky).
-void launch_handle(cudaFunction_t f, const char* kernel, dim3 grid, dim3 block, unsigned shared,
-                   cudaStream_t st, void** params);
+/// through the driver (cuLaunchKernel, or cuLaunchKernelEx with programmatic stream
+/// serialization when `dependent`: the kernel's blocks may then be placed while the kernel
+/// before it on the stream finishes, and wait in grid_dependency_prologue for it to complete);
+/// notes `kernel` for fault reports. Its return code is the launch's check (no
+/// cudaGetLastError). Throws launch_error (configuration refused) or device_error (a fault, also
+/// one of an earlier kernel, which is sticky).
+void launch_handle(cudaFunction_t f, bool dependent, const char* kernel, dim3 grid, dim3 block,
+                   unsigned shared, cudaStream_t st, void** params);
+/// Whether this process's kernels launch as programmatic dependent launches where their code
+/// allows it (kernel_handle): the device is of compute capability 9.0 or later and
+/// FERRY_DEPENDENT_LAUNCH is not 0. Throws backend_error without a device.
+bool dependent_launch_enabled();
 #endif
 
-/// One kernel's driver handle (backends with FERRY_GPU_DRIVER_LAUNCH), looked up at its first
-/// launch. Zero-initialised: a launch site's function-local static of it needs no guard.
+/// One kernel's driver handle (backends with FERRY_GPU_DRIVER_LAUNCH) and whether it launches as
+/// a programmatic dependent launch, looked up at its first launch. Zero-initialised: a launch
+/// site's function-local static of it needs no guard.
 struct kernel_ref {
 #if FERRY_GPU_DRIVER_LAUNCH
   std::atomic<cudaFunction_t> handle{nullptr};
+  std::atomic<bool> dependent{false};  // stored before handle, read after it
 #endif
 };
 
@@ -77,13 +90,15 @@ FERRY_INLINE void launch_kernel(kernel_ref& ref, void (*f)(P...), const char* ke
                                 std::type_identity_t<P>... args) {
 #if FERRY_GPU_DRIVER_LAUNCH
   cudaFunction_t h = ref.handle.load(std::memory_order_acquire);
+  bool dependent = ref.dependent.load(std::memory_order_relaxed);  // ordered by the acquire
   if (h == nullptr) {
-    // Two threads may both look it up at a kernel's first launch: they store the same handle.
-    h = kernel_handle(reinterpret_cast<const void*>(f), kernel);
+    // Two threads may both look it up at a kernel's first launch: they store the same values.
+    h = kernel_handle(reinterpret_cast<const void*>(f), kernel, dependent);
+    ref.dependent.store(dependent, std::memory_order_relaxed);
     ref.handle.store(h, std::memory_order_release);
   }
   void* params[] = {static_cast<void*>(&args)...};
-  launch_handle(h, kernel, grid, block, shared, st, params);
+  launch_handle(h, dependent, kernel, grid, block, shared, st, params);
 #else
   static_cast<void>(ref);
   f<<<grid, block, shared, st>>>(args...);
@@ -241,6 +256,7 @@ __device__ FERRY_INLINE void run_nd(const Space& s, index first, const K& k, con
 template <bool Strided, class Space, class K, class Bound, class States, class... P>
 __global__ void FERRY_ANY_BLOCK_BOUNDS kernel_nd(Space s, index first, K k, Bound b,
                                                  P* __restrict__... q) {
+  grid_dependency_prologue();
   run_nd<Strided, States>(s, first, k, b, q...);
 }
 
@@ -250,6 +266,7 @@ template <int MaxThreads, int MinResident, bool Strided, class Space, class K, c
           class States, class... P>
 __global__ void FERRY_LAUNCH_BOUNDS(MaxThreads, (MinResident > 0 ? MinResident : 1))
     kernel_nd_bounded(Space s, index first, K k, Bound b, P* __restrict__... q) {
+  grid_dependency_prologue();
   run_nd<Strided, States>(s, first, k, b, q...);
 }
 
@@ -344,6 +361,7 @@ template <int B, class Ops, class Space, class K, class Bound, class States, cla
 __global__ void FERRY_LAUNCH_BOUNDS(B, 1)
     kernel_reduce(Space s, K k, Bound bound, States init, States* partials, States* result,
                   unsigned* done, P* __restrict__... q) {
+  grid_dependency_prologue();
   const Bound b = rebase_all(bound, std::make_index_sequence<std::tuple_size_v<Bound>>{}, q...);
   States st = init;
   const index n = s.size();
@@ -519,6 +537,7 @@ void execute(const char* name, int block, const Space& space, const K& k, const 
 /// Raw kernel of ferry::unsafe::launch: Index is ferry::unsafe::thread_index.
 template <class Index, class K, class... A>
 __global__ void kernel_unsafe(K k, A... args) {
+  grid_dependency_prologue();
   Index t;
   t.thread = {threadIdx.x, threadIdx.y, threadIdx.z};
   t.block = {blockIdx.x, blockIdx.y, blockIdx.z};

@@ -144,6 +144,10 @@ __device__ FERRY_INLINE void fence_device() {
   __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "agent");
 }
 
+/// The first statement of every ferry kernel (the CUDA backend's programmatic dependent launch):
+/// empty here, kernels start in the stream's order.
+__device__ FERRY_INLINE void grid_dependency_prologue() {}
+
 /// Atomically sets *p to (*p >= max ? 0 : *p + 1) and returns the old value (atomicInc's
 /// semantics). HIP 5.2's atomicInc names an LLVM intrinsic that LLVM 22 no longer has; this is
 /// the builtin that replaced it (relaxed order, agent scope, as atomicInc).

@@ -349,6 +349,10 @@ __device__ FERRY_INLINE void fence_device() {
 #endif
 }
 
+/// The first statement of every ferry kernel (the CUDA backend's programmatic dependent launch):
+/// empty here, kernels start in the queue's order.
+__device__ FERRY_INLINE void grid_dependency_prologue() {}
+
 /// Atomically sets *p to (*p >= max ? 0 : *p + 1) and returns the old value (CUDA's atomicInc;
 /// relaxed order, device scope).
 __device__ FERRY_INLINE unsigned atomic_inc_wrap(unsigned* p, unsigned max) {
