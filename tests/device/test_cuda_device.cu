@@ -660,7 +660,8 @@ TEST(cuda_device_death, an_unknown_dependent_launch_setting_is_a_backend_error) 
         setenv("FERRY_DEPENDENT_LAUNCH", "yes", 1);
         try {
           ferry::set_backend(ferry::backend::cuda);
-          std::vector<double> x(10, 1.0), y(10, 0.0);
+          std::vector<double> x(10, 1.0);
+          std::vector<double> y(10, 0.0);
           scale_by_two("after_bad_setting", y, x);
           std::fprintf(stderr, "no error raised\n");
         } catch (const ferry::backend_error& e) {
