@@ -418,6 +418,42 @@ void sum_u64(const std::vector<std::uint64_t>& x, std::uint64_t& s) {
       ferry::elementwise(std::as_const(x)), ferry::sum(s));
 }
 
+/// A kernel that lets the next kernel on the stream start at once
+/// (griddepcontrol.launch_dependents, as cuBLAS/CUTLASS kernels do), then writes `flag` only ~2 ms
+/// later: a dependent kernel that reads it before its griddepcontrol.wait returned sees 0.
+void early_trigger_then_late_write(std::vector<std::uint64_t>& flag, std::uint64_t value) {
+  ferry::launch(
+      {.name = "early_trigger"}, ferry::range{1},
+      [] FERRY_KERNEL(ferry::index, std::uint64_t & f, std::uint64_t v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+#if defined(__CUDA_ARCH__)
+        for (int r = 0; r < 2000; ++r) __nanosleep(1000);
+#endif
+        f = v;
+      },
+      ferry::elementwise(flag), value);
+}
+void copy_flag(std::vector<std::uint64_t>& out, const std::vector<std::uint64_t>& flag) {
+  ferry::launch(
+      {.name = "copy_flag"}, ferry::range{static_cast<ferry::index>(out.size())},
+      [] FERRY_KERNEL(ferry::index, std::uint64_t & o, ferry::view<const std::uint64_t> f) {
+        o = f[0];
+      },
+      ferry::elementwise(out), std::as_const(flag));
+}
+void sum_flag(const std::vector<std::uint64_t>& flag, std::uint64_t& s) {
+  ferry::launch(
+      {.name = "sum_flag"}, ferry::range{static_cast<ferry::index>(flag.size())},
+      [] FERRY_KERNEL(ferry::index, const std::uint64_t& v,
+                      ferry::reducer<std::uint64_t, ferry::plus> acc) { acc += v; },
+      ferry::elementwise(std::as_const(flag)), ferry::sum(s));
+}
+__global__ void dependent_probe_kernel(int*) {
+  ferry::detail::gpu::grid_dependency_prologue();
+}
+
 #define REQUIRE_GPU() \
   if (!have_gpu()) GTEST_SKIP() << "no usable CUDA device"
 
@@ -482,6 +518,36 @@ TEST(cuda_device, dependent_launches_read_what_the_kernel_before_them_wrote) {
   }
   (steps % 2 == 0 ? da : db).copy_to_host(c);
   for (ferry::index i = 0; i < n; ++i) ASSERT_EQ(c[i], (steps % 2 == 0 ? ra : rb)[i]) << "i=" << i;
+}
+
+// The wait itself: the kernel before each ferry kernel lets it start at once and writes late.
+// Without griddepcontrol.wait first in kernel_nd / kernel_reduce, the reads below see 0.
+TEST(cuda_device, a_dependent_launch_waits_for_a_kernel_that_triggered_its_dependents_early) {
+  REQUIRE_GPU();
+  // The build's kernels do launch with the attribute where the device has it (not vacuous).
+  bool dep = false;
+  ferry::detail::gpu::kernel_handle(reinterpret_cast<const void*>(&dependent_probe_kernel),
+                                    "dependent_probe_kernel", dep);
+  EXPECT_EQ(dep, ferry::detail::gpu::dependent_launch_enabled());
+  std::vector<std::uint64_t> flag(1, 0), out(1 << 20, 7);
+  std::uint64_t s = 0;
+  {
+    auto gf = ferry::preload_mut(flag);
+    auto go = ferry::preload_mut(out);
+    for (int rep = 0; rep < 20; ++rep) {
+      early_trigger_then_late_write(flag, 0);
+      early_trigger_then_late_write(flag, 1);
+      copy_flag(out, flag);  // kernel_nd right after the early trigger
+      early_trigger_then_late_write(flag, 0);
+      early_trigger_then_late_write(flag, 1);
+      s = 0;              // ferry::sum adds to the target's value
+      sum_flag(flag, s);  // kernel_reduce right after it
+      ASSERT_EQ(s, 1u) << "rep " << rep;
+    }
+    go.release();
+    gf.release();
+  }
+  for (std::uint64_t v : out) ASSERT_EQ(v, 1u);
 }
 
 TEST(cuda_device, out_of_memory_leaves_host_data_untouched_and_later_launches_work) {
@@ -652,7 +718,11 @@ void expect_device_error(F body, const char* pattern) {
 // FERRY_DEPENDENT_LAUNCH takes 0 or 1: any other value is a backend_error when the device is
 // first used (in a child process, whose device starts with the variable set).
 TEST(cuda_device_death, an_unknown_dependent_launch_setting_is_a_backend_error) {
-  REQUIRE_GPU();
+  // Not REQUIRE_GPU(): the threadsafe child re-runs this body, and have_gpu() would create
+  // ferry's device (reading FERRY_DEPENDENT_LAUNCH) before the setenv below.
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
+    GTEST_SKIP() << "no usable CUDA device";
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(
       {

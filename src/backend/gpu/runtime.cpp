@@ -91,7 +91,8 @@ bool dependent_launch_wanted() {
 /// Whether kernels launch as programmatic dependent launches on this device: compute capability
 /// 9.0 (Hopper) and later, unless FERRY_DEPENDENT_LAUNCH=0.
 bool dependent_launch_available(const cudaDeviceProp& p) {
-  return p.major >= 9 && dependent_launch_wanted();
+  const bool wanted = dependent_launch_wanted();  // validated on every device, not only 9.0+
+  return p.major >= 9 && wanted;
 }
 #else
 using driver_launch_fn = void*;
@@ -122,6 +123,8 @@ class gpu_device final : public device_runtime {
     }
     check(cudaGetDevice(&device_), "cudaGetDevice");
     check(cudaGetDeviceProperties(&props_, device_), "cudaGetDeviceProperties");
+    // Before anything is created: a bad FERRY_DEPENDENT_LAUNCH throws here, leaking nothing.
+    dependent_ = dependent_launch_available(props_);
     check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
     // Keep freed blocks cached in the pool instead of returning them to the driver at every
     // synchronisation: steady-state launches then allocate nothing from the driver.
@@ -132,7 +135,6 @@ class gpu_device final : public device_runtime {
     engine_ = std::make_unique<gpu::transfer_engine>(gpu::transfer_config::defaults(), device_);
     launch_ = load_driver_launch();
     launch_ex_ = load_driver_launch_ex();
-    dependent_ = dependent_launch_available(props_);
   }
 
   const char* name() const override { return to_string(device_backend_id); }

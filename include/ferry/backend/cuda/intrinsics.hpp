@@ -66,8 +66,8 @@ __device__ FERRY_INLINE void fence_device() {
 /// serialization (gpu/launch.hpp, launch_kernel) may be placed on the multiprocessors once every
 /// block of the kernel before it on the stream has exited, before that kernel has completed; the
 /// wait returns once it has completed and its memory writes are visible. Nothing of the kernel
-/// touches memory before the wait, so the stream's order is kept. A kernel not so launched
-/// finds nothing to wait for; compiled for an older architecture, the prologue is empty.
+/// touches global or shared memory before the wait, so the stream's order is kept. A kernel not so
+/// launched finds nothing to wait for; compiled for an older architecture, the prologue is empty.
 /// No kernel lets its dependents start earlier (griddepcontrol.launch_dependents): on the H200
 /// that made a 1e6-element vector add 18-29 % slower per launch with the attribute and 45 %
 /// without it, where the wait alone took it from 4.4 to 3.4 us (perf/NOTES.md, "Programmatic
