@@ -685,21 +685,23 @@ TEST(cuda_device, reductions_and_atomics_match_a_sequential_reference) {
   for (int b = 0; b < 16; ++b) EXPECT_EQ(hist[b], n / 16 + (b < n % 16 ? 1 : 0));
 }
 
-/// Runs `body` in a child process (gtest death test: a device fault ends the CUDA context of its
-/// process) and expects it to raise ferry::device_error whose message matches `pattern`. The
-/// child's exit code says what happened: 3 device_error (expected), 4 another ferry error,
-/// 5 another exception, 0 no error at all (the fault went unreported).
-template <class F>
-void expect_device_error(F body, const char* pattern) {
+/// Runs `setup`, then `body` in a child process (gtest death test: a device fault ends the CUDA
+/// context of its process), with the cuda backend selected between the two, and expects `body`
+/// (or the selection) to raise an E whose message matches `pattern`. The child's exit code says
+/// what happened: 3 an E (expected), 4 another ferry error, 5 another exception, 0 no error at
+/// all (the fault went unreported).
+template <class E, class F, class S>
+void expect_error_in_child(F body, const char* pattern, S setup) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(
       {
         int code = 0;
+        setup();
         try {
           ferry::set_backend(ferry::backend::cuda);
           body();
           std::fprintf(stderr, "no error raised\n");
-        } catch (const ferry::device_error& e) {
+        } catch (const E& e) {
           std::fprintf(stderr, "caught: %s\n", e.what());
           code = 3;
         } catch (const ferry::error& e) {
@@ -715,6 +717,19 @@ void expect_device_error(F body, const char* pattern) {
       ::testing::ExitedWithCode(3), pattern);
 }
 
+/// expect_error_in_child for a ferry::device_error, with nothing to set up.
+template <class F>
+void expect_device_error(F body, const char* pattern) {
+  expect_error_in_child<ferry::device_error>(body, pattern, [] {});
+}
+
+/// A launch whose device would be the first one made (a death test's child).
+void first_launch() {
+  std::vector<double> x(10, 1.0);
+  std::vector<double> y(10, 0.0);
+  scale_by_two("after_bad_setting", y, x);
+}
+
 // FERRY_DEPENDENT_LAUNCH takes 0 or 1: any other value is a backend_error when the device is
 // first used (in a child process, whose device starts with the variable set).
 TEST(cuda_device_death, an_unknown_dependent_launch_setting_is_a_backend_error) {
@@ -723,28 +738,9 @@ TEST(cuda_device_death, an_unknown_dependent_launch_setting_is_a_backend_error) 
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
     GTEST_SKIP() << "no usable CUDA device";
-  GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_EXIT(
-      {
-        int code = 0;
-        setenv("FERRY_DEPENDENT_LAUNCH", "yes", 1);
-        try {
-          ferry::set_backend(ferry::backend::cuda);
-          std::vector<double> x(10, 1.0);
-          std::vector<double> y(10, 0.0);
-          scale_by_two("after_bad_setting", y, x);
-          std::fprintf(stderr, "no error raised\n");
-        } catch (const ferry::backend_error& e) {
-          std::fprintf(stderr, "caught: %s\n", e.what());
-          code = 3;
-        } catch (const std::exception& e) {
-          std::fprintf(stderr, "other exception: %s\n", e.what());
-          code = 5;
-        }
-        std::fflush(stderr);
-        std::exit(code);
-      },
-      ::testing::ExitedWithCode(3), "FERRY_DEPENDENT_LAUNCH='yes' is not understood");
+  expect_error_in_child<ferry::backend_error>(first_launch,
+                                              "FERRY_DEPENDENT_LAUNCH='yes' is not understood",
+                                              [] { setenv("FERRY_DEPENDENT_LAUNCH", "yes", 1); });
 }
 
 TEST(cuda_device_death, kernel_fault_raises_device_error_naming_the_kernel) {

@@ -89,7 +89,6 @@ __global__ void __launch_bounds__(256) k3(arrays a, pad<B>) {
   }
 }
 
-
 template <int B>
 __global__ void __launch_bounds__(256) add(const double* a, const double* b, double* c, long n) {
   prologue<B>();
@@ -226,11 +225,13 @@ int main() {
   // PDL (k2 reads what k1 wrote, k3 what k2 wrote), compared element by element.
   {
     std::vector<double> r1(n), r2(n);
-    for (double** p : all) CHECK(cudaMemcpy(*p, h.data(), n * sizeof(double), cudaMemcpyHostToDevice));
+    for (double** p : all)
+      CHECK(cudaMemcpy(*p, h.data(), n * sizeof(double), cudaMemcpyHostToDevice));
     for (int r = 0; r < 5; ++r) hydro{a, grid, block}(st);
     CHECK(cudaStreamSynchronize(st));
     CHECK(cudaMemcpy(r1.data(), a.zzout, n * sizeof(double), cudaMemcpyDeviceToHost));
-    for (double** p : all) CHECK(cudaMemcpy(*p, h.data(), n * sizeof(double), cudaMemcpyHostToDevice));
+    for (double** p : all)
+      CHECK(cudaMemcpy(*p, h.data(), n * sizeof(double), cudaMemcpyHostToDevice));
     for (int r = 0; r < 5; ++r) hydro_pdl{a, grid, block}(st);
     CHECK(cudaStreamSynchronize(st));
     CHECK(cudaMemcpy(r2.data(), a.zzout, n * sizeof(double), cudaMemcpyDeviceToHost));

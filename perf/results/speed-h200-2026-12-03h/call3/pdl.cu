@@ -130,11 +130,16 @@ void add_rep(bool pdl, const arrays& a, cudaStream_t st) {
 using rep_fn = void (*)(bool, const arrays&, cudaStream_t);
 rep_fn pick(bool hydro, int p) {
   switch (p) {
-    case 0: return hydro ? hydro_rep<0> : add_rep<0>;
-    case 1: return hydro ? hydro_rep<1> : add_rep<1>;
-    case 2: return hydro ? hydro_rep<2> : add_rep<2>;
-    case 3: return hydro ? hydro_rep<3> : add_rep<3>;
-    default: return hydro ? hydro_rep<4> : add_rep<4>;
+    case 0:
+      return hydro ? hydro_rep<0> : add_rep<0>;
+    case 1:
+      return hydro ? hydro_rep<1> : add_rep<1>;
+    case 2:
+      return hydro ? hydro_rep<2> : add_rep<2>;
+    case 3:
+      return hydro ? hydro_rep<3> : add_rep<3>;
+    default:
+      return hydro ? hydro_rep<4> : add_rep<4>;
   }
 }
 
