@@ -63,6 +63,9 @@ struct kernel_info {
   Index_type default_size = 0;           ///< default target size
   int default_reps = 0;                  ///< default reps
   double tolerance = tolerance::normal;  ///< relative checksum tolerance
+  /// Whether its variants reduce to a scalar (RAJAPerf's Reduction feature): the default
+  /// warmup (spec 1.4) then adds REDUCE3_INT to DAXPY.
+  bool reduction = false;
   // Filled by set_up() for the actual size:
   Index_type actual_size = 0;  ///< "Problem size" column
   Index_type its_per_rep = 0;  ///< iterations per rep

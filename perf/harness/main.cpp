@@ -1,11 +1,13 @@
 // ferry-perf: command line, run loop, checksum comparison and reports.
 //
-// Flow (spec 1.4, simplified: no warmup): for each of --npasses passes, for each selected
-// kernel, ref_seq runs first (always, as the reference, even when not selected), then every
-// selected variant the kernel has, in variant order. Each execution resets the init counter, sets
-// up fresh data, runs its reps (timed by the variant itself), checksums the host data and tears
-// down. A variant passes iff |ref − x| / |ref| (|ref − x| when ref == 0) <= the kernel's tolerance
-// (spec 1.7).
+// Flow (spec 1.4): first the warmup (unless --warmup-disable): one untimed rep of each warmup
+// kernel in each selected variant it has, on throw-away kernel objects, so that one-time costs
+// (a device runtime's start-up, a first reduction's result buffers) are not timed. Then for each
+// of --npasses passes, for each selected kernel, ref_seq runs first (always, as the reference, even
+// when not selected), then every selected variant the kernel has, in variant order. Each execution
+// resets the init counter, sets up fresh data, runs its reps (timed by the variant itself),
+// checksums the host data and tears down. A variant passes iff |ref − x| / |ref| (|ref − x| when
+// ref == 0) <= the kernel's tolerance (spec 1.7).
 //
 // Exit status: 0 all checksums passed; 1 a checksum failed or a variant threw; 2 bad usage.
 #include <omp.h>
@@ -102,6 +104,9 @@ struct options {
   std::string csv;
   std::string json;
   bool list = false;
+  bool warmup_disable = false;
+  bool warmup_same = false;
+  std::vector<std::string> warmup_kernels;
 };
 
 // Resolves --kernels against full names, short names and groups (case-insensitive). Returns
@@ -150,6 +155,84 @@ bool select_variants(const std::vector<std::string>& names, std::vector<bool>& s
   return ok;
 }
 
+// The warmup's kernels (spec 1.4 item 1), marked in warm_sel (indices into warm, a second set
+// of kernel objects in the same order as all): none with --warmup-disable, the selected kernels
+// with --warmup-perfrun-same, the named ones with --warmup-kernels, and by default RAJAPerf's
+// representatives of the features the selected kernels use: DAXPY for loops, REDUCE3_INT as
+// well when one of them reduces. Returns false (after printing the unknown names) if a
+// --warmup-kernels name matches nothing.
+bool select_warmup(const options& opt, const std::vector<std::unique_ptr<kernel_base>>& all,
+                   const std::vector<bool>& kernel_sel,
+                   const std::vector<std::unique_ptr<kernel_base>>& warm,
+                   std::vector<bool>& warm_sel) {
+  if (opt.warmup_disable) {
+    warm_sel.assign(warm.size(), false);
+    return true;
+  }
+  if (opt.warmup_same) {
+    warm_sel = kernel_sel;
+    return true;
+  }
+  if (!opt.warmup_kernels.empty())
+    return select_kernels(warm, split_names(opt.warmup_kernels), warm_sel);
+  bool any_reduction = false;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (kernel_sel[i] && all[i]->info().reduction) any_reduction = true;
+  }
+  std::vector<std::string> names{"DAXPY"};
+  if (any_reduction) names.emplace_back("REDUCE3_INT");
+  warm_sel.assign(warm.size(), false);
+  for (std::size_t i = 0; i < warm.size(); ++i) {
+    for (const auto& n : names) {
+      if (warm[i]->info().short_name == n) warm_sel[i] = true;
+    }
+  }
+  return true;
+}
+
+// The warmup for the reports: "none", or the warmup kernels' full names.
+std::string describe_warmup(const std::vector<std::unique_ptr<kernel_base>>& warm,
+                            const std::vector<bool>& warm_sel) {
+  std::string names;
+  for (std::size_t i = 0; i < warm.size(); ++i) {
+    if (!warm_sel[i]) continue;
+    if (!names.empty()) names += ", ";
+    names += warm[i]->info().name;
+  }
+  return names.empty() ? "none" : names;
+}
+
+// Runs one untimed rep of each warmup kernel in each selected variant it has (ref_seq too when
+// selected), with the run's parameters, and discards the results (spec 1.4 item 1). A variant
+// that throws here is named on stderr; its timed runs report the error again.
+void run_warmup(const std::vector<std::unique_ptr<kernel_base>>& warm,
+                const std::vector<bool>& warm_sel, const std::vector<bool>& variant_sel,
+                const run_params& params) {
+  for (std::size_t i = 0; i < warm.size(); ++i) {
+    if (!warm_sel[i]) continue;
+    kernel_base& k = *warm[i];
+    std::fprintf(stderr, "warmup: %s (1 untimed rep per variant) ... ", k.info().name.c_str());
+    std::fflush(stderr);
+    rep_timer total;
+    total.start();
+    std::string errors;
+    for (int v = 0; v < variant_count; ++v) {
+      if (!variant_sel[v] || !k.has_variant(variant_id(v))) continue;
+      reset_init_counter();
+      k.set_up(params);
+      rep_timer t;
+      try {
+        k.run(variant_id(v), 1, t);
+      } catch (const std::exception& e) {
+        errors += std::string("\nwarmup: ") + variant_name(variant_id(v)) + " threw: " + e.what();
+      }
+      k.tear_down();
+    }
+    total.stop();
+    std::fprintf(stderr, "%.4f s%s\n", total.seconds(), errors.c_str());
+  }
+}
+
 void print_list(const std::vector<std::unique_ptr<kernel_base>>& all) {
   std::cout << "Variants known to ferry-perf:";
   for (int v = 0; v < variant_count; ++v) std::cout << ' ' << variant_name(variant_id(v));
@@ -172,7 +255,11 @@ int run_suite(const options& opt, const std::string& command_line) {
   std::vector<bool> variant_sel;
   const bool kernels_ok = select_kernels(all, split_names(opt.kernels), kernel_sel);
   const bool variants_ok = select_variants(split_names(opt.variants), variant_sel);
-  if (!kernels_ok || !variants_ok) return exit_usage;
+  // The warmup's kernels run on objects of their own: the timed runs start from fresh ones.
+  auto warm = make_all_kernels();
+  std::vector<bool> warm_sel;
+  const bool warm_ok = select_warmup(opt, all, kernel_sel, warm, warm_sel);
+  if (!kernels_ok || !variants_ok || !warm_ok) return exit_usage;
   if (opt.list) {
     print_list(all);
     return 0;
@@ -184,6 +271,7 @@ int run_suite(const options& opt, const std::string& command_line) {
   meta.date = now_iso8601();
   meta.omp_threads = omp_get_max_threads();
   meta.npasses = opt.npasses;
+  meta.warmup = describe_warmup(warm, warm_sel);
   meta.command_line = command_line;
   // Measured before anything runs: later the load average includes this run's own threads.
   meta.omp_wait_policy = ferry_omp_wait_policy();
@@ -264,6 +352,8 @@ int run_suite(const options& opt, const std::string& command_line) {
   // base_omp run (RAJAPerf's warmup serves the same purpose).
 #pragma omp parallel
   {}
+
+  run_warmup(warm, warm_sel, variant_sel, params);
 
   // Passes as in RAJAPerf (spec 1.4 item 2): each pass runs every planned (kernel, variant)
   // once, with fresh data (set-up and tear-down per execution). Results are gathered per
@@ -456,6 +546,18 @@ int main(int argc, char** argv) {
   app.add_option("--csv", opt.csv, "Write one row per (kernel, variant) to this CSV file.");
   app.add_option("--json", opt.json, "Write the results and run metadata to this JSON file.");
   app.add_flag("--list", opt.list, "List the kernels and variants of this build, then exit.");
+  auto* warmup_disable = app.add_flag(
+      "--warmup-disable", opt.warmup_disable,
+      "Skip the warmup. By default, before the timed runs, one untimed rep of DAXPY (and of "
+      "REDUCE3_INT when a selected kernel reduces) runs in each selected variant, so that "
+      "one-time start-up costs are not timed (as RAJAPerf's warmup).");
+  auto* warmup_same = app.add_flag("--warmup-perfrun-same", opt.warmup_same,
+                                   "Warm up with the selected kernels themselves.");
+  auto* warmup_kernels = app.add_option(
+      "-w,--warmup-kernels", opt.warmup_kernels,
+      "Warm up with these kernels (names as for --kernels) instead of the default ones.");
+  warmup_disable->excludes(warmup_same)->excludes(warmup_kernels);
+  warmup_same->excludes(warmup_kernels);
 
   try {
     app.parse(argc, argv);

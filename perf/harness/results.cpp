@@ -100,6 +100,7 @@ void print_table(std::ostream& os, const run_metadata& meta, const std::vector<r
   if (!meta.host_warning.empty()) os << "  warning: " << meta.host_warning << "\n";
   os << "  date:    " << meta.date << "\n";
   os << "  passes:  " << meta.npasses << "\n";
+  os << "  warmup:  " << meta.warmup << "\n";
   if (meta.npasses > 1) {
     os << "  times are the minimum over passes (\"min\") and the median (\"med\") in\n"
           "  milliseconds per rep; ratios use the minima and are";
@@ -247,6 +248,7 @@ void write_json(const std::string& path, const run_metadata& meta,
                      {"omp_wait_policy", meta.omp_wait_policy},
                      {"host_warning", meta.host_warning},
                      {"npasses", meta.npasses},
+                     {"warmup", meta.warmup},
                      {"command_line", meta.command_line}};
   auto results = nlohmann::ordered_json::array();
   for (const auto& r : rs) {

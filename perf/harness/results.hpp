@@ -60,6 +60,7 @@ struct run_metadata {
   /// OpenMP timings of this run may not be those of an idle machine.
   std::string host_warning;
   int npasses = 1;           ///< passes over the selected kernels (--npasses)
+  std::string warmup;        ///< the warmup's kernels, comma separated, or "none
   std::string command_line;  ///< argv joined with spaces
 };
 

@@ -643,6 +643,49 @@ TEST(cuda_device, the_largest_one_dimensional_grid_runs_every_index_once) {
   EXPECT_EQ(wrong, 0u) << "of " << y.size() << " elements";
 }
 
+/// y[i] = a mix of 64 values of x kept live together: 156 registers per thread at -O3 on sm_90,
+/// more than a block of 1024 threads may have (64), so the driver refuses the launch.
+void register_hungry(std::vector<double>& y, const std::vector<double>& x) {
+  ferry::launch(
+      {.name = "register_hungry", .block = 1024}, ferry::range{static_cast<ferry::index>(y.size())},
+      [] FERRY_KERNEL(ferry::index i, double& o, ferry::view<const double> v) {
+        constexpr int m = 64;
+        double r[m];
+        const ferry::index n = v.size();
+#pragma unroll
+        for (int k = 0; k < m; ++k) r[k] = v[(i + k * 977) % n];
+        double acc = 1.0;
+#pragma unroll
+        for (int k = 0; k < m; ++k) acc = acc * r[m - 1 - k] + r[(k * 29) % m] / (1.0 + r[k]);
+        o = acc;
+      },
+      ferry::elementwise(y), std::as_const(x));
+}
+
+// A launch the driver refuses is a launch_error naming the kernel and the driver call that
+// refused it (cuLaunchKernelEx for a dependent launch, cuLaunchKernel otherwise); the host data
+// is left untouched and the next launch runs.
+TEST(cuda_device, a_launch_the_driver_refuses_is_a_launch_error_naming_the_driver_call) {
+  REQUIRE_GPU();
+  std::vector<double> x(4096, 1.0), y(4096, 0.0);
+  try {
+    register_hungry(y, x);
+    ADD_FAILURE() << "1024 threads of a register-hungry kernel were launched (fewer than 65 "
+                     "registers each? then this test needs a hungrier kernel)";
+  } catch (const ferry::launch_error& e) {
+    const std::string what = e.what();
+    const std::string call = ferry::detail::gpu::dependent_launch_enabled()
+                                 ? "cuLaunchKernelEx failed: "
+                                 : "cuLaunchKernel failed: ";
+    EXPECT_NE(what.find(call + "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"), std::string::npos) << what;
+    EXPECT_NE(what.find("register_hungry"), std::string::npos) << what;
+  }
+  EXPECT_EQ(std::count(y.begin(), y.end(), 0.0), static_cast<std::ptrdiff_t>(y.size()));
+  std::vector<std::uint8_t> z(1000, 0);
+  add_one_per_block(z, 0, 1000);
+  EXPECT_EQ(std::count(z.begin(), z.end(), std::uint8_t{1}), 1000);
+}
+
 // The CUDA backend launches through the driver, which needs a current context on the calling
 // thread. A new host thread whose launch finds every argument resident has made no runtime
 // call yet, so no context is current there: its first launch must still run.

@@ -1,6 +1,7 @@
 # Runs ferry-perf with ARGS (a ;-list) and checks its exit status and its standard error:
 #   cmake -DEXE=<ferry-perf> -DARGS="--npasses;0" -DEXPECT_RC=2 -DEXPECT_STDERR=<regex>
 #         -P cli_check.cmake
+# UNEXPECTED_STDERR (optional): a regex that standard error must not match.
 # Fails (FATAL_ERROR) with what it saw when either differs.
 execute_process(COMMAND ${EXE} ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc STREQUAL EXPECT_RC)
@@ -8,6 +9,9 @@ if(NOT rc STREQUAL EXPECT_RC)
 endif()
 if(DEFINED EXPECT_STDERR AND NOT err MATCHES "${EXPECT_STDERR}")
   message(FATAL_ERROR "stderr does not match '${EXPECT_STDERR}':\n${err}")
+endif()
+if(DEFINED UNEXPECTED_STDERR AND err MATCHES "${UNEXPECTED_STDERR}")
+  message(FATAL_ERROR "stderr matches '${UNEXPECTED_STDERR}', which it must not:\n${err}")
 endif()
 if(DEFINED EXPECT_STDOUT AND NOT out MATCHES "${EXPECT_STDOUT}")
   message(FATAL_ERROR "stdout does not match '${EXPECT_STDOUT}':\n${out}")

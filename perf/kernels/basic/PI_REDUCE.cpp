@@ -14,6 +14,7 @@ PI_REDUCE::PI_REDUCE() {
   info_.default_size = 1000000;
   info_.default_reps = 50;
   info_.tolerance = tolerance::normal;
+  info_.reduction = true;
 }
 
 void PI_REDUCE::set_up(const run_params& p) {

@@ -16,6 +16,7 @@ REDUCE3_INT::REDUCE3_INT() {
   info_.default_size = 1000000;
   info_.default_reps = 50;
   info_.tolerance = tolerance::normal;
+  info_.reduction = true;
 }
 
 void REDUCE3_INT::set_up(const run_params& p) {

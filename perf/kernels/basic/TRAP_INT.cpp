@@ -15,6 +15,7 @@ TRAP_INT::TRAP_INT() {
   info_.default_size = 1000000;
   info_.default_reps = 50;
   info_.tolerance = tolerance::normal;
+  info_.reduction = true;
 }
 
 void TRAP_INT::set_up(const run_params& p) {

@@ -15,6 +15,7 @@ DOT::DOT() {
   info_.default_size = 1000000;
   info_.default_reps = 2000;
   info_.tolerance = tolerance::normal;
+  info_.reduction = true;
 }
 
 void DOT::set_up(const run_params& p) {

@@ -336,8 +336,9 @@ cudaFunction_t kernel_handle(const void* stub, const char* kernel, bool& depende
 }
 
 namespace {
-/// The name and text of a driver result, e.g. "CUDA_ERROR_INVALID_VALUE (invalid argument)".
-std::string driver_message(CUresult r) {
+/// The refused call and the driver result's name and text, e.g. "cuLaunchKernelEx failed:
+/// CUDA_ERROR_INVALID_VALUE (invalid argument)".
+std::string driver_message(const char* call, CUresult r) {
   static const auto name =
       reinterpret_cast<PFN_cuGetErrorName_v6000>(driver_entry("cuGetErrorName"));
   static const auto text =
@@ -346,19 +347,21 @@ std::string driver_message(CUresult r) {
   const char* t = "no description";
   static_cast<void>(name(r, &n));
   static_cast<void>(text(r, &t));
-  return std::string("cuLaunchKernel failed: ") + n + " (" + t + ")";
+  return std::string(call) + " failed: " + n + " (" + t + ")";
 }
 
-/// Throws the error of a launch the driver refused (cold: runs only after a failure).
-[[noreturn]] void launch_failed(const char* kernel, const char* previous, CUresult r) {
+/// Throws the error of a launch the driver refused through `call` (cuLaunchKernel or
+/// cuLaunchKernelEx; cold: runs only after a failure).
+[[noreturn]] void launch_failed(const char* call, const char* kernel, const char* previous,
+                                CUresult r) {
   if (r == CUDA_ERROR_INVALID_VALUE || r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES ||
       r == CUDA_ERROR_INVALID_HANDLE)
-    throw launch_error(kernel, driver_message(r));
+    throw launch_error(kernel, driver_message(call, r));
   // Execution faults are asynchronous and sticky: one of an earlier kernel (e.g. a trapped
   // bounds check in a launch on resident data, which copies nothing back) surfaces here. The
   // driver's codes of these faults are the runtime's (cuda.h and driver_types.h give both 700,
   // 715 and 719).
-  std::string msg = driver_message(r) + fault_hint(static_cast<cudaError_t>(r));
+  std::string msg = driver_message(call, r) + fault_hint(static_cast<cudaError_t>(r));
   if (*previous)
     msg += " (the fault may come from the previous kernel, '" + std::string(previous) + "')";
   throw device_error(kernel, msg);
@@ -403,7 +406,7 @@ void launch_handle(cudaFunction_t f, bool dependent, const char* kernel, dim3 gr
     if (cudaSetDevice(d.device()) == cudaSuccess) r = launch();
     if (r == CUDA_SUCCESS) return;
   }
-  launch_failed(kernel, previous, r);
+  launch_failed(dependent ? "cuLaunchKernelEx" : "cuLaunchKernel", kernel, previous, r);
 }
 #endif
 
