@@ -159,8 +159,8 @@ bool select_variants(const std::vector<std::string>& names, std::vector<bool>& s
 // of kernel objects in the same order as all): none with --warmup-disable, the selected kernels
 // with --warmup-perfrun-same, the named ones with --warmup-kernels, and by default RAJAPerf's
 // representatives of the features the selected kernels use: DAXPY for loops, REDUCE3_INT as
-// well when one of them reduces. Returns false (after printing the unknown names) if a
-// --warmup-kernels name matches nothing.
+// well when one of them reduces. Returns false (after printing why) if a --warmup-kernels name
+// matches nothing or the list is empty.
 bool select_warmup(const options& opt, const std::vector<std::unique_ptr<kernel_base>>& all,
                    const std::vector<bool>& kernel_sel,
                    const std::vector<std::unique_ptr<kernel_base>>& warm,
@@ -173,8 +173,15 @@ bool select_warmup(const options& opt, const std::vector<std::unique_ptr<kernel_
     warm_sel = kernel_sel;
     return true;
   }
-  if (!opt.warmup_kernels.empty())
-    return select_kernels(warm, split_names(opt.warmup_kernels), warm_sel);
+  if (!opt.warmup_kernels.empty()) {
+    const auto names = split_names(opt.warmup_kernels);
+    if (names.empty()) {  // -w "" : not "every kernel", as an empty name list means for -k
+      std::cerr << "ferry-perf: --warmup-kernels names no kernel (--warmup-disable runs no "
+                   "warmup)\n";
+      return false;
+    }
+    return select_kernels(warm, names, warm_sel);
+  }
   bool any_reduction = false;
   for (std::size_t i = 0; i < all.size(); ++i) {
     if (kernel_sel[i] && all[i]->info().reduction) any_reduction = true;
