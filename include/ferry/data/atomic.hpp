@@ -84,6 +84,15 @@ auto atomic_add(C&& c) {
   auto s = detail::as_span(c);
   return atomic_target<typename decltype(s)::element_type>{s};
 }
+/// ferry::atomic_add on a container of const elements: refused at compile time, with the fix
+/// (without this overload the call would fail as "no matching function").
+template <detail::const_contiguous C>
+auto atomic_add(C&&) {
+  static_assert(detail::always_false_v<C>,
+                "ferry::atomic_add adds into c, so c must be a mutable container, but its "
+                "elements are const (std::as_const(c), a const reference or a "
+                "std::span<const T>): pass the container itself");
+}
 
 template <class A>
 inline constexpr bool is_atomic_v = false;

@@ -115,11 +115,6 @@ auto indirect(C&& c, const index_set& set) {
   return indirect_t<typename decltype(s)::element_type>(s, set);
 }
 
-namespace detail {
-template <class>
-inline constexpr bool always_false_v = false;
-}  // namespace detail
-
 /// Rejects a temporary index set at compile time, with a message naming the fix: the strategy
 /// keeps a pointer to the set, which a temporary would leave dangling. (A deleted overload
 /// would do the same with a compiler message that names no fix.)
@@ -133,6 +128,13 @@ requires std::same_as<std::remove_cvref_t<Set>, index_set> &&
                 "ferry::indirect(v, set)): that also verifies it only once");
   // The strategy it would have been, so that this assertion is the only diagnostic.
   return indirect(std::forward<C>(c), static_cast<const index_set&>(set));
+}
+
+/// ferry::indirect on a container of const elements: refused at compile time, as the other
+/// partitioning strategies (detail::refuse_read_only_partition).
+template <detail::const_contiguous C, class... A>
+auto indirect(C&&, A&&...) {
+  detail::refuse_read_only_partition<C>();
 }
 
 }  // namespace ferry

@@ -978,6 +978,34 @@ concept mutable_contiguous = requires(C& c) {
 }
 &&!std::is_const_v<std::remove_reference_t<decltype(*std::data(std::declval<C&>()))>>;
 
+/// A contiguous container of const elements (std::as_const(v), a const reference, a
+/// std::span<const T>): the partitioning strategies refuse it with refuse_read_only_partition.
+template <class C>
+concept const_contiguous = requires(C& c) {
+  std::data(c);
+  std::size(c);
+}
+&&std::is_const_v<std::remove_reference_t<decltype(*std::data(std::declval<C&>()))>>;
+
+template <class>
+inline constexpr bool always_false_v = false;
+
+/// Rejects at compile time, with a message naming the read-only forms, a partitioning strategy
+/// built on a container of const elements: a strategy gives each thread a part to write. (Its
+/// callers are overloads for const_contiguous containers; without them the call would fail as
+/// "no matching function", naming no fix.)
+template <class C>
+consteval void refuse_read_only_partition() {
+  static_assert(always_false_v<C>,
+                "ferry: a partitioning strategy (elementwise(c, offset, stride), strided, "
+                "chunks, rows, tiles2d, tiles3d, indirect) gives each thread a part of c to "
+                "write, so c must be a mutable container, but its elements are const "
+                "(std::as_const(c), a const reference or a std::span<const T>). To read c, pass "
+                "it whole (the kernel receives ferry::view<const T>), "
+                "ferry::elementwise(std::as_const(c)) for each thread's own element, or "
+                "ferry::around(c, stencil) for a neighbourhood");
+}
+
 /// std::ranges::borrowed_range's rule (a range whose iterators stay valid after the range
 /// object is gone: an lvalue, or a type that opts in through std::ranges::enable_borrowed_range,
 /// as std::span and std::string_view do), written with <iterator>'s std::ranges::begin/end and
@@ -1142,6 +1170,39 @@ auto tiles3d(C&& c, index ni, index nj, index nk, index ld_j, index ld_k) {
   auto s = detail::as_span(c);
   return tiles3d_t<typename decltype(s)::element_type, TI, TJ, TK>(s, ni, nj, nk, ld_j, ld_k);
 }
+/// The partitioning strategies above on a container of const elements: refused at compile time
+/// (detail::refuse_read_only_partition) with the read-only forms to use instead.
+/// `ferry::elementwise(std::as_const(c))` alone is the read-only elementwise (data/mapping.hpp).
+template <detail::const_contiguous C, class A, class... B>
+auto elementwise(C&&, A&&, B&&...) {
+  detail::refuse_read_only_partition<C>();
+}
+/// ferry::strided on const elements: refused, as elementwise(c, offset, stride) above.
+template <index... S, detail::const_contiguous C, class... A>
+auto strided(C&&, A&&...) {
+  detail::refuse_read_only_partition<C>();
+}
+/// ferry::chunks on const elements: refused, as elementwise(c, offset, stride) above.
+template <index... K, detail::const_contiguous C, class... A>
+auto chunks(C&&, A&&...) {
+  detail::refuse_read_only_partition<C>();
+}
+/// ferry::rows on const elements: refused, as elementwise(c, offset, stride) above.
+template <detail::const_contiguous C, class... A>
+auto rows(C&&, A&&...) {
+  detail::refuse_read_only_partition<C>();
+}
+/// ferry::tiles2d on const elements: refused, as elementwise(c, offset, stride) above.
+template <index... T, detail::const_contiguous C, class... A>
+auto tiles2d(C&&, A&&...) {
+  detail::refuse_read_only_partition<C>();
+}
+/// ferry::tiles3d on const elements: refused, as elementwise(c, offset, stride) above.
+template <index... T, detail::const_contiguous C, class... A>
+auto tiles3d(C&&, A&&...) {
+  detail::refuse_read_only_partition<C>();
+}
+
 /// The write-only form of a strategy: `ferry::write_only(ferry::elementwise(out))`.
 template <class S>
 requires is_strategy_v<S>
