@@ -188,13 +188,7 @@ bool select_warmup(const options& opt, const std::vector<std::unique_ptr<kernel_
   }
   std::vector<std::string> names{"DAXPY"};
   if (any_reduction) names.emplace_back("REDUCE3_INT");
-  warm_sel.assign(warm.size(), false);
-  for (std::size_t i = 0; i < warm.size(); ++i) {
-    for (const auto& n : names) {
-      if (warm[i]->info().short_name == n) warm_sel[i] = true;
-    }
-  }
-  return true;
+  return select_kernels(warm, names, warm_sel);
 }
 
 // The warmup for the reports: "none", or the warmup kernels' full names.
