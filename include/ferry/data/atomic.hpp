@@ -78,20 +78,15 @@ struct atomic_target {
 /// Maps c read-write for atomic adds: `ferry::atomic_add(hist)` gives the kernel an
 /// atomic_accessor<T>. c must be a named container or a std::span (a temporary owning container
 /// is rejected at compile time: the target keeps a pointer to its elements).
-template <detail::mutable_contiguous C>
+template <detail::contiguous C>
 auto atomic_add(C&& c) {
-  detail::check_not_temporary<C>();
-  auto s = detail::as_span(c);
-  return atomic_target<typename decltype(s)::element_type>{s};
-}
-/// ferry::atomic_add on a container of const elements: refused at compile time, with the fix
-/// (without this overload the call would fail as "no matching function").
-template <detail::const_contiguous C>
-auto atomic_add(C&&) {
-  static_assert(detail::always_false_v<C>,
+  static_assert(detail::mutable_contiguous<C>,
                 "ferry::atomic_add adds into c, so c must be a mutable container, but its "
                 "elements are const (std::as_const(c), a const reference or a "
                 "std::span<const T>): pass the container itself");
+  detail::check_not_temporary<C>();
+  auto s = detail::as_span(c);
+  return atomic_target<typename decltype(s)::element_type>{s};
 }
 
 template <class A>

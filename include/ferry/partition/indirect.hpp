@@ -108,8 +108,9 @@ class indirect_t : public strategy_base {
 /// Partitions c by the verified index list `set`: thread ii owns c[set[ii]] and receives an
 /// indexed_ref<T>. Both c (a named container or a std::span, see elementwise) and the set must
 /// outlive the launch: the strategy keeps pointers to both.
-template <detail::mutable_contiguous C>
+template <detail::contiguous C>
 auto indirect(C&& c, const index_set& set) {
+  detail::check_writable_partition<C>();
   detail::check_not_temporary<C>();
   auto s = detail::as_span(c);
   return indirect_t<typename decltype(s)::element_type>(s, set);
@@ -118,7 +119,7 @@ auto indirect(C&& c, const index_set& set) {
 /// Rejects a temporary index set at compile time, with a message naming the fix: the strategy
 /// keeps a pointer to the set, which a temporary would leave dangling. (A deleted overload
 /// would do the same with a compiler message that names no fix.)
-template <detail::mutable_contiguous C, class Set>
+template <detail::contiguous C, class Set>
 requires std::same_as<std::remove_cvref_t<Set>, index_set> &&
     (!std::is_lvalue_reference_v<Set>)auto indirect(C&& c, Set&& set) {
   static_assert(detail::always_false_v<C>,
@@ -128,13 +129,6 @@ requires std::same_as<std::remove_cvref_t<Set>, index_set> &&
                 "ferry::indirect(v, set)): that also verifies it only once");
   // The strategy it would have been, so that this assertion is the only diagnostic.
   return indirect(std::forward<C>(c), static_cast<const index_set&>(set));
-}
-
-/// ferry::indirect on a container of const elements: refused at compile time, as the other
-/// partitioning strategies (detail::refuse_read_only_partition).
-template <detail::const_contiguous C, class... A>
-auto indirect(C&&, A&&...) {
-  detail::refuse_read_only_partition<C>();
 }
 
 }  // namespace ferry

@@ -978,25 +978,23 @@ concept mutable_contiguous = requires(C& c) {
 }
 &&!std::is_const_v<std::remove_reference_t<decltype(*std::data(std::declval<C&>()))>>;
 
-/// A contiguous container of const elements (std::as_const(v), a const reference, a
-/// std::span<const T>): the partitioning strategies refuse it with refuse_read_only_partition.
+/// A contiguous container, of mutable or const elements: what the partitioning strategies
+/// accept, so that const elements reach check_writable_partition's message (a mutable_contiguous
+/// constraint would leave a bare "no matching function").
 template <class C>
-concept const_contiguous = requires(C& c) {
+concept contiguous = requires(C& c) {
   std::data(c);
   std::size(c);
-}
-&&std::is_const_v<std::remove_reference_t<decltype(*std::data(std::declval<C&>()))>>;
+};
 
 template <class>
 inline constexpr bool always_false_v = false;
 
 /// Rejects at compile time, with a message naming the read-only forms, a partitioning strategy
-/// built on a container of const elements: a strategy gives each thread a part to write. (Its
-/// callers are overloads for const_contiguous containers; without them the call would fail as
-/// "no matching function", naming no fix.)
+/// built on a container of const elements: a strategy gives each thread a part to write.
 template <class C>
-consteval void refuse_read_only_partition() {
-  static_assert(always_false_v<C>,
+consteval void check_writable_partition() {
+  static_assert(mutable_contiguous<C>,
                 "ferry: a partitioning strategy (elementwise(c, offset, stride), strided, "
                 "chunks, rows, tiles2d, tiles3d, indirect) gives each thread a part of c to "
                 "write, so c must be a mutable container, but its elements are const "
@@ -1056,38 +1054,43 @@ auto elementwise(C&& c) {
   return elementwise_t<typename decltype(s)::element_type, 1>(s);
 }
 /// Thread i owns c[offset + i*stride] (1D spaces only); stride must be >= 1.
-template <detail::mutable_contiguous C>
+template <detail::contiguous C>
 auto elementwise(C&& c, index offset, index stride = 1) {
+  detail::check_writable_partition<C>();
   detail::check_not_temporary<C>();
   auto s = detail::as_span(c);
   return elementwise_t<typename decltype(s)::element_type, 0>(s, offset, stride);
 }
 /// Thread i owns c[i*S + offset] with a compile-time stride S >= 1.
-template <index S, detail::mutable_contiguous C>
+template <index S, detail::contiguous C>
 auto strided(C&& c, index offset = 0) {
   static_assert(S >= 1, "ferry::strided<S>: the stride S must be >= 1");
+  detail::check_writable_partition<C>();
   detail::check_not_temporary<C>();
   auto s = detail::as_span(c);
   return elementwise_t<typename decltype(s)::element_type, S>(s, offset);
 }
 /// Thread i owns c[i*K, i*K + K) as a view<T>; K is a compile-time chunk length >= 1.
-template <index K, detail::mutable_contiguous C>
+template <index K, detail::contiguous C>
 auto chunks(C&& c) {
   static_assert(K >= 1, "ferry::chunks<K>: the chunk length K must be >= 1");
+  detail::check_writable_partition<C>();
   detail::check_not_temporary<C>();
   auto s = detail::as_span(c);
   return chunks_t<typename decltype(s)::element_type, K>(s);
 }
 /// Thread i owns c[i*k, i*k + k) as a view<T>, with a run-time chunk length k >= 1.
-template <detail::mutable_contiguous C>
+template <detail::contiguous C>
 auto chunks(C&& c, index k) {
+  detail::check_writable_partition<C>();
   detail::check_not_temporary<C>();
   auto s = detail::as_span(c);
   return chunks_t<typename decltype(s)::element_type, 0>(s, k);
 }
 /// Thread i owns row i (row_length elements starting at i*ld) as a view<T>.
-template <detail::mutable_contiguous C>
+template <detail::contiguous C>
 auto rows(C&& c, index row_length, index ld) {
+  detail::check_writable_partition<C>();
   detail::check_not_temporary<C>();
   auto s = detail::as_span(c);
   return rows_t<typename decltype(s)::element_type>(s, row_length, ld);
@@ -1096,16 +1099,18 @@ auto rows(C&& c, index row_length, index ld) {
 /// (x, y) at x + y*ld) with as many rows as c holds, as a view2d<T>; the tiles at the right and
 /// bottom edges are cut at the matrix edge. tiles2d(c, 1000, 32, 32) over
 /// range2d{32, ceil(rows / 32)} (the strategy's tile_space()) covers the whole matrix.
-template <detail::mutable_contiguous C>
+template <detail::contiguous C>
 auto tiles2d(C&& c, index ld, index ti, index tj) {
+  detail::check_writable_partition<C>();
   detail::check_not_temporary<C>();
   auto s = detail::as_span(c);
   return tiles2d_t<typename decltype(s)::element_type>(s, ld, ti, tj);
 }
 /// Tiles of the ni x nj matrix stored in c with leading dimension ld >= ni (a sub-matrix, or a
 /// matrix with padding columns the tiles must not cover); edge tiles are cut at ni and nj.
-template <detail::mutable_contiguous C>
+template <detail::contiguous C>
 auto tiles2d(C&& c, index ni, index nj, index ld, index ti, index tj) {
+  detail::check_writable_partition<C>();
   detail::check_not_temporary<C>();
   auto s = detail::as_span(c);
   return tiles2d_t<typename decltype(s)::element_type>(s, ni, nj, ld, ti, tj);
@@ -1113,9 +1118,10 @@ auto tiles2d(C&& c, index ni, index nj, index ld, index ti, index tj) {
 /// tiles2d(c, ld, TI, TJ) with the tile shape fixed at compile time: each thread's view2d<T> is
 /// TI x TJ (constant extents: index checks with constant indices cost nothing), and a launch
 /// that reaches a tile cut at the matrix edge is refused (TI, TJ >= 1).
-template <index TI, index TJ, detail::mutable_contiguous C>
+template <index TI, index TJ, detail::contiguous C>
 auto tiles2d(C&& c, index ld) {
   static_assert(TI >= 1 && TJ >= 1, "ferry::tiles2d<TI, TJ>: the tile extents must be >= 1");
+  detail::check_writable_partition<C>();
   detail::check_not_temporary<C>();
   auto s = detail::as_span(c);
   return tiles2d_t<typename decltype(s)::element_type, TI, TJ>(s, ld);
@@ -1123,9 +1129,10 @@ auto tiles2d(C&& c, index ld) {
 /// tiles2d(c, ni, nj, ld, TI, TJ) with the tile shape fixed at compile time (see
 /// tiles2d<TI, TJ>(c, ld)): ni and nj need not be multiples of the tile, but a launch may only
 /// reach whole tiles.
-template <index TI, index TJ, detail::mutable_contiguous C>
+template <index TI, index TJ, detail::contiguous C>
 auto tiles2d(C&& c, index ni, index nj, index ld) {
   static_assert(TI >= 1 && TJ >= 1, "ferry::tiles2d<TI, TJ>: the tile extents must be >= 1");
+  detail::check_writable_partition<C>();
   detail::check_not_temporary<C>();
   auto s = detail::as_span(c);
   return tiles2d_t<typename decltype(s)::element_type, TI, TJ>(s, ni, nj, ld);
@@ -1133,17 +1140,19 @@ auto tiles2d(C&& c, index ni, index nj, index ld) {
 /// Thread (i, j, k) owns the ti x tj x tk box at (i*ti, j*tj, k*tk) of an array with strides
 /// (1, ld_j, ld_k) that is ld_j wide, floor(ld_k / ld_j) rows deep and has as many planes as c
 /// holds, as a view3d<T>; boxes at the edges are cut there.
-template <detail::mutable_contiguous C>
+template <detail::contiguous C>
 auto tiles3d(C&& c, index ld_j, index ld_k, index ti, index tj, index tk) {
+  detail::check_writable_partition<C>();
   detail::check_not_temporary<C>();
   auto s = detail::as_span(c);
   return tiles3d_t<typename decltype(s)::element_type>(s, ld_j, ld_k, ti, tj, tk);
 }
 /// Boxes of the ni x nj x nk array stored in c with strides (1, ld_j, ld_k); edge boxes are cut
 /// at ni, nj and nk.
-template <detail::mutable_contiguous C>
+template <detail::contiguous C>
 auto tiles3d(C&& c, index ni, index nj, index nk, index ld_j, index ld_k, index ti, index tj,
              index tk) {
+  detail::check_writable_partition<C>();
   detail::check_not_temporary<C>();
   auto s = detail::as_span(c);
   return tiles3d_t<typename decltype(s)::element_type>(s, ni, nj, nk, ld_j, ld_k, ti, tj, tk);
@@ -1151,10 +1160,11 @@ auto tiles3d(C&& c, index ni, index nj, index nk, index ld_j, index ld_k, index 
 /// tiles3d(c, ld_j, ld_k, TI, TJ, TK) with the box shape fixed at compile time: each thread's
 /// view3d<T> is TI x TJ x TK (constant extents: index checks with constant indices cost
 /// nothing), and a launch that reaches a box cut at the array's edge is refused (TI, TJ, TK >= 1).
-template <index TI, index TJ, index TK, detail::mutable_contiguous C>
+template <index TI, index TJ, index TK, detail::contiguous C>
 auto tiles3d(C&& c, index ld_j, index ld_k) {
   static_assert(TI >= 1 && TJ >= 1 && TK >= 1,
                 "ferry::tiles3d<TI, TJ, TK>: the box extents must be >= 1");
+  detail::check_writable_partition<C>();
   detail::check_not_temporary<C>();
   auto s = detail::as_span(c);
   return tiles3d_t<typename decltype(s)::element_type, TI, TJ, TK>(s, ld_j, ld_k);
@@ -1162,47 +1172,15 @@ auto tiles3d(C&& c, index ld_j, index ld_k) {
 /// tiles3d(c, ni, nj, nk, ld_j, ld_k, TI, TJ, TK) with the box shape fixed at compile time (see
 /// tiles3d<TI, TJ, TK>(c, ld_j, ld_k)): ni, nj and nk need not be multiples of the box, but a
 /// launch may only reach whole boxes.
-template <index TI, index TJ, index TK, detail::mutable_contiguous C>
+template <index TI, index TJ, index TK, detail::contiguous C>
 auto tiles3d(C&& c, index ni, index nj, index nk, index ld_j, index ld_k) {
   static_assert(TI >= 1 && TJ >= 1 && TK >= 1,
                 "ferry::tiles3d<TI, TJ, TK>: the box extents must be >= 1");
+  detail::check_writable_partition<C>();
   detail::check_not_temporary<C>();
   auto s = detail::as_span(c);
   return tiles3d_t<typename decltype(s)::element_type, TI, TJ, TK>(s, ni, nj, nk, ld_j, ld_k);
 }
-/// The partitioning strategies above on a container of const elements: refused at compile time
-/// (detail::refuse_read_only_partition) with the read-only forms to use instead.
-/// `ferry::elementwise(std::as_const(c))` alone is the read-only elementwise (data/mapping.hpp).
-template <detail::const_contiguous C, class A, class... B>
-auto elementwise(C&&, A&&, B&&...) {
-  detail::refuse_read_only_partition<C>();
-}
-/// ferry::strided on const elements: refused, as elementwise(c, offset, stride) above.
-template <index... S, detail::const_contiguous C, class... A>
-auto strided(C&&, A&&...) {
-  detail::refuse_read_only_partition<C>();
-}
-/// ferry::chunks on const elements: refused, as elementwise(c, offset, stride) above.
-template <index... K, detail::const_contiguous C, class... A>
-auto chunks(C&&, A&&...) {
-  detail::refuse_read_only_partition<C>();
-}
-/// ferry::rows on const elements: refused, as elementwise(c, offset, stride) above.
-template <detail::const_contiguous C, class... A>
-auto rows(C&&, A&&...) {
-  detail::refuse_read_only_partition<C>();
-}
-/// ferry::tiles2d on const elements: refused, as elementwise(c, offset, stride) above.
-template <index... T, detail::const_contiguous C, class... A>
-auto tiles2d(C&&, A&&...) {
-  detail::refuse_read_only_partition<C>();
-}
-/// ferry::tiles3d on const elements: refused, as elementwise(c, offset, stride) above.
-template <index... T, detail::const_contiguous C, class... A>
-auto tiles3d(C&&, A&&...) {
-  detail::refuse_read_only_partition<C>();
-}
-
 /// The write-only form of a strategy: `ferry::write_only(ferry::elementwise(out))`.
 template <class S>
 requires is_strategy_v<S>
