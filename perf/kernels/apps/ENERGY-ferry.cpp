@@ -4,6 +4,10 @@
 // resident first so the same six launches move nothing, ferry_C is the raw device-pointer form.
 // Loops 1 and 2 overwrite e_new / q_new without reading them (write_only); loops 3-5 update
 // e_new, and loop 6 writes q_new only where delvc <= 0, so those are read-write.
+// Every loop reads each input at its own index only, so the inputs come through the read-only
+// form ferry::elementwise(std::as_const(v)): each thread receives const T& to its element, which
+// the launch proves inside v once, so no read carries a bounds check (a view's every access
+// would; ferry_B checked / unchecked was 1.038 with views, perf/NOTES.md).
 #include <cmath>
 #include <span>
 #include <utility>
@@ -26,60 +30,62 @@ FERRY_HOST_DEVICE FERRY_INLINE Real_type ssc(Real_type pbvc, Real_type bvc, Real
 /// One rep: the six loops as six launches. Shared by ferry_A and ferry_B, which differ only in
 /// where the data lives.
 void rep(ENERGY& k) {
-  using cview = ferry::view<const Real_type>;
   const ferry::range all{k.m_n};
-  const auto& e_old = std::as_const(k.m_e_old);
-  const auto& delvc = std::as_const(k.m_delvc);
-  const auto& p_new = std::as_const(k.m_p_new);
-  const auto& p_old = std::as_const(k.m_p_old);
-  const auto& q_old = std::as_const(k.m_q_old);
-  const auto& work = std::as_const(k.m_work);
-  const auto& comp_half_step = std::as_const(k.m_comp_half_step);
-  const auto& p_half_step = std::as_const(k.m_p_half_step);
-  const auto& bvc = std::as_const(k.m_bvc);
-  const auto& pbvc = std::as_const(k.m_pbvc);
-  const auto& ql_old = std::as_const(k.m_ql_old);
-  const auto& qq_old = std::as_const(k.m_qq_old);
-  const auto& vnewc = std::as_const(k.m_vnewc);
+  const auto e_old = ferry::elementwise(std::as_const(k.m_e_old));
+  const auto delvc = ferry::elementwise(std::as_const(k.m_delvc));
+  const auto p_new = ferry::elementwise(std::as_const(k.m_p_new));
+  const auto p_old = ferry::elementwise(std::as_const(k.m_p_old));
+  const auto q_old = ferry::elementwise(std::as_const(k.m_q_old));
+  const auto work = ferry::elementwise(std::as_const(k.m_work));
+  const auto comp_half_step = ferry::elementwise(std::as_const(k.m_comp_half_step));
+  const auto p_half_step = ferry::elementwise(std::as_const(k.m_p_half_step));
+  const auto bvc = ferry::elementwise(std::as_const(k.m_bvc));
+  const auto pbvc = ferry::elementwise(std::as_const(k.m_pbvc));
+  const auto ql_old = ferry::elementwise(std::as_const(k.m_ql_old));
+  const auto qq_old = ferry::elementwise(std::as_const(k.m_qq_old));
+  const auto vnewc = ferry::elementwise(std::as_const(k.m_vnewc));
 
   ferry::launch(
       {.name = "ENERGY.e_new_1"}, all,
-      [] FERRY_KERNEL(const ferry::index i, Real_type& e_new, cview e_old, cview delvc, cview p_old,
-                      cview q_old, cview work) {
-        e_new = e_old[i] - 0.5 * delvc[i] * (p_old[i] + q_old[i]) + 0.5 * work[i];
+      [] FERRY_KERNEL(const ferry::index, Real_type& e_new, const Real_type& e_old,
+                      const Real_type& delvc, const Real_type& p_old, const Real_type& q_old,
+                      const Real_type& work) {
+        e_new = e_old - 0.5 * delvc * (p_old + q_old) + 0.5 * work;
       },
       ferry::write_only(ferry::elementwise(k.m_e_new)), e_old, delvc, p_old, q_old, work);
 
   ferry::launch(
       {.name = "ENERGY.q_new_2"}, all,
-      [] FERRY_KERNEL(const ferry::index i, Real_type& q_new, cview e_new, cview delvc,
-                      cview comp_half_step, cview p_half_step, cview pbvc, cview bvc, cview ql_old,
-                      cview qq_old, Real_type rho0) {
-        if (delvc[i] > 0.0) {
+      [] FERRY_KERNEL(const ferry::index, Real_type& q_new, const Real_type& e_new,
+                      const Real_type& delvc, const Real_type& comp_half_step,
+                      const Real_type& p_half_step, const Real_type& pbvc, const Real_type& bvc,
+                      const Real_type& ql_old, const Real_type& qq_old, Real_type rho0) {
+        if (delvc > 0.0) {
           q_new = 0.0;
         } else {
-          const Real_type vhalf = 1.0 / (1.0 + comp_half_step[i]);
-          q_new =
-              ssc(pbvc[i], bvc[i], e_new[i], p_half_step[i], vhalf, rho0) * ql_old[i] + qq_old[i];
+          const Real_type vhalf = 1.0 / (1.0 + comp_half_step);
+          q_new = ssc(pbvc, bvc, e_new, p_half_step, vhalf, rho0) * ql_old + qq_old;
         }
       },
-      ferry::write_only(ferry::elementwise(k.m_q_new)), std::as_const(k.m_e_new), delvc,
-      comp_half_step, p_half_step, pbvc, bvc, ql_old, qq_old, k.m_rho0);
+      ferry::write_only(ferry::elementwise(k.m_q_new)),
+      ferry::elementwise(std::as_const(k.m_e_new)), delvc, comp_half_step, p_half_step, pbvc, bvc,
+      ql_old, qq_old, k.m_rho0);
 
   ferry::launch(
       {.name = "ENERGY.e_new_3"}, all,
-      [] FERRY_KERNEL(const ferry::index i, Real_type& e_new, cview delvc, cview p_old, cview q_old,
-                      cview p_half_step, cview q_new) {
-        e_new = e_new +
-                0.5 * delvc[i] * (3.0 * (p_old[i] + q_old[i]) - 4.0 * (p_half_step[i] + q_new[i]));
+      [] FERRY_KERNEL(const ferry::index, Real_type& e_new, const Real_type& delvc,
+                      const Real_type& p_old, const Real_type& q_old, const Real_type& p_half_step,
+                      const Real_type& q_new) {
+        e_new = e_new + 0.5 * delvc * (3.0 * (p_old + q_old) - 4.0 * (p_half_step + q_new));
       },
-      ferry::elementwise(k.m_e_new), delvc, p_old, q_old, p_half_step, std::as_const(k.m_q_new));
+      ferry::elementwise(k.m_e_new), delvc, p_old, q_old, p_half_step,
+      ferry::elementwise(std::as_const(k.m_q_new)));
 
   ferry::launch(
       {.name = "ENERGY.e_new_4"}, all,
-      [] FERRY_KERNEL(const ferry::index i, Real_type& e_new, cview work, Real_type e_cut,
+      [] FERRY_KERNEL(const ferry::index, Real_type& e_new, const Real_type& work, Real_type e_cut,
                       Real_type emin) {
-        Real_type e = e_new + 0.5 * work[i];
+        Real_type e = e_new + 0.5 * work;
         if (fabs(e) < e_cut) e = 0.0;
         if (e < emin) e = emin;
         e_new = e;
@@ -88,37 +94,37 @@ void rep(ENERGY& k) {
 
   ferry::launch(
       {.name = "ENERGY.e_new_5"}, all,
-      [] FERRY_KERNEL(const ferry::index i, Real_type& e_new, cview delvc, cview pbvc, cview bvc,
-                      cview p_new, cview vnewc, cview ql_old, cview qq_old, cview p_old,
-                      cview q_old, cview p_half_step, cview q_new, Real_type rho0, Real_type e_cut,
-                      Real_type emin) {
+      [] FERRY_KERNEL(const ferry::index, Real_type& e_new, const Real_type& delvc,
+                      const Real_type& pbvc, const Real_type& bvc, const Real_type& p_new,
+                      const Real_type& vnewc, const Real_type& ql_old, const Real_type& qq_old,
+                      const Real_type& p_old, const Real_type& q_old, const Real_type& p_half_step,
+                      const Real_type& q_new, Real_type rho0, Real_type e_cut, Real_type emin) {
         Real_type q_tilde = 0.0;
-        if (delvc[i] <= 0.0)
-          q_tilde = ssc(pbvc[i], bvc[i], e_new, p_new[i], vnewc[i], rho0) * ql_old[i] + qq_old[i];
-        Real_type e = e_new - (7.0 * (p_old[i] + q_old[i]) - 8.0 * (p_half_step[i] + q_new[i]) +
-                               (p_new[i] + q_tilde)) *
-                                  delvc[i] / 6.0;
+        if (delvc <= 0.0) q_tilde = ssc(pbvc, bvc, e_new, p_new, vnewc, rho0) * ql_old + qq_old;
+        Real_type e =
+            e_new -
+            (7.0 * (p_old + q_old) - 8.0 * (p_half_step + q_new) + (p_new + q_tilde)) * delvc / 6.0;
         if (fabs(e) < e_cut) e = 0.0;
         if (e < emin) e = emin;
         e_new = e;
       },
       ferry::elementwise(k.m_e_new), delvc, pbvc, bvc, p_new, vnewc, ql_old, qq_old, p_old, q_old,
-      p_half_step, std::as_const(k.m_q_new), k.m_rho0, k.m_e_cut, k.m_emin);
+      p_half_step, ferry::elementwise(std::as_const(k.m_q_new)), k.m_rho0, k.m_e_cut, k.m_emin);
 
   ferry::launch(
       {.name = "ENERGY.q_new_6"}, all,
-      [] FERRY_KERNEL(const ferry::index i, Real_type& q_new, cview delvc, cview e_new, cview pbvc,
-                      cview bvc, cview p_new, cview vnewc, cview ql_old, cview qq_old,
-                      Real_type rho0, Real_type q_cut) {
-        if (delvc[i] <= 0.0) {
-          Real_type q =
-              ssc(pbvc[i], bvc[i], e_new[i], p_new[i], vnewc[i], rho0) * ql_old[i] + qq_old[i];
+      [] FERRY_KERNEL(const ferry::index, Real_type& q_new, const Real_type& delvc,
+                      const Real_type& e_new, const Real_type& pbvc, const Real_type& bvc,
+                      const Real_type& p_new, const Real_type& vnewc, const Real_type& ql_old,
+                      const Real_type& qq_old, Real_type rho0, Real_type q_cut) {
+        if (delvc <= 0.0) {
+          Real_type q = ssc(pbvc, bvc, e_new, p_new, vnewc, rho0) * ql_old + qq_old;
           if (fabs(q) < q_cut) q = 0.0;
           q_new = q;
         }
       },
-      ferry::elementwise(k.m_q_new), delvc, std::as_const(k.m_e_new), pbvc, bvc, p_new, vnewc,
-      ql_old, qq_old, k.m_rho0, k.m_q_cut);
+      ferry::elementwise(k.m_q_new), delvc, ferry::elementwise(std::as_const(k.m_e_new)), pbvc, bvc,
+      p_new, vnewc, ql_old, qq_old, k.m_rho0, k.m_q_cut);
 }
 
 void run_ferry_a(ENERGY& k, int reps, rep_timer& t) {
