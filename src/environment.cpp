@@ -23,6 +23,7 @@
 #include <string>
 #include <type_traits>
 
+#include "ferry/core/config.hpp"
 #include "ferry/core/error.hpp"
 
 namespace ferry::detail {
@@ -118,6 +119,9 @@ struct table {
     env_entry* e = nullptr;
   };
   static constexpr std::size_t n_hints = 64;
+  // Threads blocked in unpinned.wait (wait_unpinned): a launch that unpins an entry notifies
+  // only when one is, so that most launch ends make no condition-variable call.
+  int waiters = 0;
   std::uint64_t generation = 1;
   std::array<hint, n_hints> hints{};
   hint& hint_for(const std::byte* p) {
@@ -134,6 +138,15 @@ struct table {
 table& the_table() {
   static table* t = new table;
   return *t;
+}
+
+/// Lock held (by `lock`). Waits on t.unpinned until pred() holds (every wait, with t.waiters
+/// counting the waiting threads).
+template <class Pred>
+void wait_unpinned(table& t, std::unique_lock<std::mutex>& lock, Pred pred) {
+  ++t.waiters;
+  t.unpinned.wait(lock, pred);
+  --t.waiters;
 }
 
 /// "" if every owner's container still holds exactly [e.host, e.host + e.bytes), else what it
@@ -191,15 +204,10 @@ void detach(table& t, env_entry& e) {
   if (e.pins == 0) free_device(e);
 }
 
-/// Lock held. The entry containing [p, p+n), nullptr if none; throws residency_error if
-/// [p, p+n) straddles an entry. Entries found whose container changed are detached first; with
-/// raise_broken a launch reports them (its memory is one a broken handle claimed), otherwise
-/// they are skipped (their handle reports at sync/release).
-env_entry* find(table& t, const std::byte* p, std::size_t n, const char* who, bool raise_broken) {
-  table::hint& h = t.hint_for(p);
-  if (h.p == p && h.generation == t.generation && p + n <= h.e->host + h.e->bytes &&
-      !owner_changed(*h.e))
-    return h.e;
+/// find() past its hint: the tree walk. Out of line, so that find's hit is a few inlined
+/// compares at every call site (a launch looks up each of its regions).
+FERRY_NOINLINE env_entry* find_in_map(table& t, table::hint& h, const std::byte* p, std::size_t n,
+                                      const char* who, bool raise_broken) {
   for (;;) {
     if (t.map.empty()) return nullptr;
     env_entry* cand[2] = {};
@@ -231,6 +239,19 @@ env_entry* find(table& t, const std::byte* p, std::size_t n, const char* who, bo
     }
     return nullptr;
   }
+}
+
+/// Lock held. The entry containing [p, p+n), nullptr if none; throws residency_error if
+/// [p, p+n) straddles an entry. Entries found whose container changed are detached first; with
+/// raise_broken a launch reports them (its memory is one a broken handle claimed), otherwise
+/// they are skipped (their handle reports at sync/release).
+inline env_entry* find(table& t, const std::byte* p, std::size_t n, const char* who,
+                       bool raise_broken) {
+  table::hint& h = t.hint_for(p);
+  if (h.p == p && h.generation == t.generation && p + n <= h.e->host + h.e->bytes &&
+      !owner_changed(*h.e))
+    return h.e;
+  return find_in_map(t, h, p, n, who, raise_broken);
 }
 
 void timed_copy(device_runtime& rt, bool to_device, void* dst, const void* src, std::size_t n,
@@ -414,6 +435,15 @@ bool conflict(const arg_region& ra, const arg_region& rb) {
 }  // namespace
 
 void check_aliasing(const char* kernel, std::span<const arg_region> regions) {
+  const std::size_t n = regions.size();
+  // A few regions (most launches): the plain double loop, which the scheme below reproduces
+  // for more, is cheaper than setting that scheme up.
+  if (n <= 4) {
+    for (std::size_t a = 0; a < n; ++a)
+      for (std::size_t b = a + 1; b < n; ++b)
+        if (conflict(regions[a], regions[b])) throw_overlap(kernel, regions[a], regions[b]);
+    return;
+  }
   // Only pairs with a written region can race. Most launches write one or two of many regions,
   // so each region is compared with the written regions after it (all regions after it, when it
   // is written itself): the pairs are visited in the same order as by the plain double loop, so
@@ -421,7 +451,6 @@ void check_aliasing(const char* kernel, std::span<const arg_region> regions) {
   // range is read once into [lo, hi) (an empty one as lo = max, hi = 0, which overlaps nothing),
   // so a compare is two integer tests.
   constexpr std::size_t max_listed = 64;
-  const std::size_t n = regions.size();
   if (n > max_listed) {
     for (std::size_t a = 0; a < n; ++a)
       for (std::size_t b = a + 1; b < n; ++b)
@@ -467,7 +496,9 @@ resident_ref make_resident(device_runtime* rt, const void* host, std::size_t byt
   // An entry whose last handle is being released (waiting for launches in flight) cannot be
   // shared any more: wait until it is gone, then make the range resident afresh.
   while (e && e->refs == 0) {
+    ++t.waiters;  // one wait, then look again
     t.unpinned.wait(lock);
+    --t.waiters;
     e = find(t, p, bytes, who, false);
   }
   if (e) {
@@ -519,7 +550,7 @@ resident_ref make_resident(device_runtime* rt, const void* host, std::size_t byt
 void sync_to_host(env_entry& e, const char* who) {
   auto& t = the_table();
   std::unique_lock lock(t.m);
-  t.unpinned.wait(lock, [&] { return e.write_pins == 0; });
+  wait_unpinned(t, lock, [&] { return e.write_pins == 0; });
   if (!e.broken) {
     const std::string now = owner_change(e);
     if (!now.empty()) {
@@ -535,7 +566,7 @@ void sync_to_host(env_entry& e, const char* who) {
 void touch_host(env_entry& e, const char* who) {
   auto& t = the_table();
   std::unique_lock lock(t.m);
-  t.unpinned.wait(lock, [&] { return e.write_pins == 0; });
+  wait_unpinned(t, lock, [&] { return e.write_pins == 0; });
   sync_locked(e, who);
   e.state.store(residency::host_newer, std::memory_order_release);
 }
@@ -556,14 +587,14 @@ void release_resident(resident_ref ref, const char* who, bool copy_back) {
     // Another handle keeps the data resident, but this one's end still brings the host copy up
     // to date, as a preload_mut promises when it ends.
     if (copy_back && e->kind == entry_kind::preload_mut) {
-      t.unpinned.wait(lock, [&] { return e->write_pins == 0; });
+      wait_unpinned(t, lock, [&] { return e->write_pins == 0; });
       sync_locked(*e, who);
     }
     return;
   }
   // Launches in flight on other threads still use the entry: wait for them. New preloads of
   // the range wait for this release (make_resident), so refs stays 0.
-  t.unpinned.wait(lock, [&] { return e->pins == 0; });
+  wait_unpinned(t, lock, [&] { return e->pins == 0; });
   // Wakes preloads of the same range waiting for the entry to go (on every way out).
   struct wake {
     table& t;
@@ -610,7 +641,7 @@ std::size_t resident_count() {
 
 launch_mapping::launch_mapping(device_runtime* rt, const char* kernel,
                                std::span<const arg_region> regions, void** out,
-                               std::span<const arg_region> targets)
+                               std::span<const arg_region> targets, bool hold_if_resident)
     : rt_(rt),
       kernel_(kernel),
       regions_(regions),
@@ -624,7 +655,7 @@ launch_mapping::launch_mapping(device_runtime* rt, const char* kernel,
   for (std::size_t i = 0; i < regions.size(); ++i)
     slots_[i] = slot{nullptr, false, false, nullptr, 0, 0};
   try {
-    map(out);
+    map(out, hold_if_resident);
   } catch (...) {
     cleanup();
     throw;
@@ -632,12 +663,15 @@ launch_mapping::launch_mapping(device_runtime* rt, const char* kernel,
   ran_ = true;
 }
 
-void launch_mapping::map(void** out) {
+void launch_mapping::map(void** out, bool hold_if_resident) {
   auto& t = the_table();
   const std::size_t n = regions_.size();
   {
-    std::lock_guard lock(t.m);
+    std::unique_lock lock(t.m);
     inflight_registry::check(t, *this);
+    // Held (see the constructor): every region resident on this device runtime, no targets.
+    bool hold = hold_if_resident && rt_ != nullptr && !checked_ && targets_.empty() && n > 0 &&
+                !t.map.empty();
     if (!t.map.empty()) {
       // A reduction stores its result into the host target after the kernel, behind a resident
       // copy's back. Checked here, under the lock that also registers the launch, so that no
@@ -654,21 +688,30 @@ void launch_mapping::map(void** out) {
                            "the result afterwards");
       for (std::size_t i = 0; i < n; ++i) {
         const arg_region& ar = regions_[i];
-        if (ar.r.bytes == 0) continue;
-        env_entry* e = find(t, static_cast<const std::byte*>(ar.r.host), ar.r.bytes, kernel_, true);
+        env_entry* e = ar.r.bytes == 0 ? nullptr
+                                       : find(t, static_cast<const std::byte*>(ar.r.host),
+                                              ar.r.bytes, kernel_, true);
+        if (!e || e->rt != rt_) hold = false;
         if (!e) continue;
         // The rule holds on every backend, so code that passes on the host passes on a device.
         if (is_writable(ar.r.mode) && e->kind == entry_kind::preload_read)
           throw residency_error(kernel_, "argument " + std::to_string(ar.arg) + " (" + ar.what +
                                              ") writes memory preloaded read-only with "
                                              "ferry::preload; use ferry::preload_mut");
-        ++e->pins;
-        if (is_writable(ar.r.mode)) ++e->write_pins;
         slots_[i].entry = e;
-        pinned_ = true;
       }
     }
-    inflight_registry::link(t, *this);
+    if (!hold) {
+      // The lock is released before the kernel: pin the entries (no release frees them, no
+      // sync copies over them while the launch uses them) and register the launch as in flight.
+      for (std::size_t i = 0; i < n; ++i)
+        if (env_entry* e = slots_[i].entry) {
+          ++e->pins;
+          if (is_writable(regions_[i].r.mode)) ++e->write_pins;
+          pinned_ = true;
+        }
+      inflight_registry::link(t, *this);
+    }
     for (std::size_t i = 0; i < n; ++i) {
       env_entry* e = slots_[i].entry;
       if (!e) continue;
@@ -698,6 +741,13 @@ void launch_mapping::map(void** out) {
         // so a device's newer data comes back first.
         sync_locked(*e, kernel_);
       }
+    }
+    if (hold) {
+      // Every region is direct: nothing transient to allocate or copy. The lock stays held
+      // until finish() or cleanup() (ran_ is set by the constructor).
+      held_ = true;
+      lock.release();
+      return;
     }
   }
   for (std::size_t i = 0; i < n; ++i) {
@@ -736,6 +786,24 @@ void launch_mapping::map(void** out) {
 
 void launch_mapping::finish(finish_hook before_unregister) {
   auto& t = the_table();
+  if (held_) {
+    // The lock is held since map(): no transient regions, no checked backend. The hook, if any,
+    // runs before the lock is released, as it runs before the launch leaves the registry below.
+    std::exception_ptr failure;
+    if (before_unregister.run) {
+      try {
+        before_unregister.run(before_unregister.ctx);
+      } catch (...) {
+        failure = std::current_exception();
+      }
+    }
+    record_writes(false, 0);
+    ran_ = false;
+    held_ = false;
+    t.m.unlock();
+    if (failure) std::rethrow_exception(failure);
+    return;
+  }
   const std::size_t n = regions_.size();
   int written_read_only = 0;  // argument position of a read-only region the kernel changed
   if (checked_)
@@ -777,7 +845,7 @@ void launch_mapping::finish(finish_hook before_unregister) {
     record_writes(false, written_read_only);
     ran_ = false;
     // Unpin and unregister under the same lock (one lock per launch end, not two).
-    notify = inflight_registry::release(t, *this);
+    notify = inflight_registry::release(t, *this) && t.waiters != 0;
   }
   if (notify) t.unpinned.notify_all();
   cleanup();
@@ -821,6 +889,14 @@ void launch_mapping::record_writes(bool failed, int written_read_only) {
 
 void launch_mapping::cleanup() noexcept {
   auto& t = the_table();
+  if (held_) {
+    // A held launch that stopped after its mapping (a refused or failed kernel launch): as
+    // below, the copies it may have written become the newer ones; then the lock goes.
+    if (ran_) record_writes(true, 0);
+    ran_ = false;
+    held_ = false;
+    t.m.unlock();
+  }
   if (pinned_ || registered_) {
     bool notify = false;
     {
@@ -831,7 +907,7 @@ void launch_mapping::cleanup() noexcept {
       // while the table calls them equal.
       if (ran_ && pinned_) record_writes(true, 0);
       ran_ = false;
-      notify = inflight_registry::release(t, *this);
+      notify = inflight_registry::release(t, *this) && t.waiters != 0;
     }
     if (notify) t.unpinned.notify_all();
   }

@@ -418,7 +418,13 @@ void run_launch(const launch_config& cfg, const Space& space, const K& kernel, A
   // The mapping registers the launch as in flight with its reduction targets too (host memory
   // it writes when it stores the results), and refuses targets in resident memory.
   const std::span<const detail::arg_region> targets(checked_regions.data() + n_regions, n_targets);
-  detail::launch_mapping mapping(rt, name, regions, mapped.data(), targets);
+  // Between the mapping and finish() this launch runs only ferry's code (binding and kernel
+  // launch) unless an argument is a user's strategy, whose bind() is the user's: otherwise a
+  // device launch on resident memory keeps the table lock throughout (launch_mapping).
+  constexpr bool own_code = ((detail::classify<A>() != detail::arg_kind::partitioned ||
+                              detail::builtin_strategy_v<std::remove_cvref_t<A>>)&&... &&
+                             true);
+  detail::launch_mapping mapping(rt, name, regions, mapped.data(), targets, own_code);
   // More regions than a launch maps: the constructor has thrown launch_error. Nothing below is
   // instantiated for such a launch, which could never run (no kernel, no binding).
   if constexpr (n_regions <= detail::launch_mapping::max_slots) {

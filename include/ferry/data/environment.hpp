@@ -10,7 +10,11 @@
 //   * Two launches in flight at the same time (from different threads) that touch overlapping
 //     memory where at least one of them writes it would race: the one that starts second raises
 //     aliasing_error before it moves any data. Launches in flight are registered in an
-//     intrusive list (no heap allocation per launch).
+//     intrusive list (no heap allocation per launch). A device launch whose memory is all
+//     resident on its device, and whose host side between mapping and finish runs only ferry's
+//     own code (launch_mapping's hold_if_resident), instead keeps the table lock from its
+//     mapping until its kernel is enqueued: no other thread sees it half done, so it needs no
+//     registration and no pins, and it takes the lock once instead of twice.
 //   * One handle object (a ferry::resident, a ferry::array) is used by one thread at a time, as
 //     with standard containers; distinct handles of the same data may live in different threads.
 //   * A resident container must keep its storage (no resize, move or destruction while
@@ -183,15 +187,24 @@ class launch_mapping {
   /// mapped). Throws residency_error if a target lies in resident memory (the host-side store
   /// of the result would bypass the resident copy), aliasing_error if a launch in flight on
   /// another thread overlaps a region or target with a write; and as make_resident.
+  /// hold_if_resident: the caller promises that, between this constructor and finish(), it runs
+  /// only ferry's own code (no user strategy's methods) that never takes the table lock, and
+  /// that its kernel run only enqueues work (a device backend). If rt is a device runtime (not
+  /// the checked backend's), the launch has no reduction targets and every region is resident
+  /// on rt, the mapping then keeps the table lock until finish() (or the destructor) instead of
+  /// pinning the entries and registering the launch as in flight: the launch's host side is
+  /// one lock section, which no other thread can observe half done.
   launch_mapping(device_runtime* rt, const char* kernel, std::span<const arg_region> regions,
-                 void** out, std::span<const arg_region> targets = {});
+                 void** out, std::span<const arg_region> targets = {},
+                 bool hold_if_resident = false);
   launch_mapping(const launch_mapping&) = delete;
   launch_mapping& operator=(const launch_mapping&) = delete;
   /// After the kernel: device->host for writable transient regions, then `before_unregister`
   /// (the launch's reduction stores) if everything before it succeeded, frees the transient
-  /// regions, updates the residency state of resident ones and leaves the in-flight registry.
-  /// Checked backend: throws residency_error (after all of that, without running the hook) if
-  /// the kernel wrote a read-only argument.
+  /// regions, updates the residency state of resident ones and leaves the in-flight registry
+  /// (a held mapping: updates the states and releases the table lock). Checked backend: throws
+  /// residency_error (after all of that, without running the hook) if the kernel wrote a read-only
+  /// argument.
   void finish(finish_hook before_unregister = {});
   ~launch_mapping();
 
@@ -206,7 +219,7 @@ class launch_mapping {
     std::size_t device_bytes;
     std::uint64_t read_hash;  // checked backend: hash of a read-only region before the kernel
   };
-  void map(void** out);
+  void map(void** out, bool hold_if_resident);
   /// Lock held: records in the resident entries this launch wrote that their copy it used is
   /// now the newer one (`failed`: the kernel stopped part-way, so only copies that were
   /// complete when it started take the lead); marks a read-only entry the kernel corrupted
@@ -224,7 +237,8 @@ class launch_mapping {
   std::size_t n_transient_ = 0;  // slots with a transient device copy (interface A)
   bool registered_ = false;
   bool pinned_ = false;
-  bool ran_ = false;  // mapped: the kernel may run (and write resident copies) from now on
+  bool ran_ = false;   // mapped: the kernel may run (and write resident copies) from now on
+  bool held_ = false;  // the table lock is held from map() to finish() (hold_if_resident)
   launch_mapping* prev_ = nullptr;  // in-flight registry links
   launch_mapping* next_ = nullptr;
   const void* thread_ = nullptr;  // the launching host thread (a thread_local's address)

@@ -105,6 +105,12 @@ class indirect_t : public strategy_base {
   const index_set* set_;
 };
 
+namespace detail {
+/// indirect_t is one of ferry's own strategies (see builtin_strategy_v in strategy.hpp).
+template <class T>
+inline constexpr bool builtin_strategy_v<indirect_t<T>> = true;
+}  // namespace detail
+
 /// Partitions c by the verified index list `set`: thread ii owns c[set[ii]] and receives an
 /// indexed_ref<T>. Both c (a named container or a std::span, see elementwise) and the set must
 /// outlive the launch: the strategy keeps pointers to both.

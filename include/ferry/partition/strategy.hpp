@@ -956,6 +956,27 @@ class write_only_t : public S {
   explicit write_only_t(S s) : S(std::move(s)) {}
 };
 
+namespace detail {
+/// Whether S is one of ferry's own strategies (or the write-only form of one): their methods
+/// are ferry's code, which never calls back into ferry's data environment. A user's strategy,
+/// or a type derived from one of ferry's, is not: launch() then runs its bind() outside the
+/// residency table's lock (launch_mapping's hold_if_resident).
+template <class S>
+inline constexpr bool builtin_strategy_v = false;
+template <class T, index Stride>
+inline constexpr bool builtin_strategy_v<elementwise_t<T, Stride>> = true;
+template <class T, index K>
+inline constexpr bool builtin_strategy_v<chunks_t<T, K>> = true;
+template <class T>
+inline constexpr bool builtin_strategy_v<rows_t<T>> = true;
+template <class T, index TI, index TJ>
+inline constexpr bool builtin_strategy_v<tiles2d_t<T, TI, TJ>> = true;
+template <class T, index TI, index TJ, index TK>
+inline constexpr bool builtin_strategy_v<tiles3d_t<T, TI, TJ, TK>> = true;
+template <class S>
+inline constexpr bool builtin_strategy_v<write_only_t<S>> = builtin_strategy_v<S>;
+}  // namespace detail
+
 // --------------------------------------------------------------------------------------------
 namespace detail {
 /// The host address of a container's elements without side effects: ferry::array's own
