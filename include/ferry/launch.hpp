@@ -214,7 +214,13 @@ bool argument_ok(const std::remove_cvref_t<A>& a, const Space& space) {
     if (!fits(a.buffer().size(), sizeof(T))) return false;
     if constexpr (requires { a.index_list(); })
       if (!fits(a.index_list().size(), sizeof(index))) return false;
-    return a.check_launch(space).empty();
+    // ferry's own strategies answer without a message where they can (launch_ok, which their
+    // check_launch starts with); a user's type, even one derived from them, through its own
+    // check_launch.
+    if constexpr (builtin_strategy_v<std::remove_cvref_t<A>> && requires { a.launch_ok(space); })
+      return a.launch_ok(space);
+    else
+      return a.check_launch(space).empty();
   } else if constexpr (k == arg_kind::read) {
     const auto sp = map_of<Space, A>::span_of(a);
     return fits(sp.size(), sizeof(typename decltype(sp)::element_type));
@@ -222,7 +228,10 @@ bool argument_ok(const std::remove_cvref_t<A>& a, const Space& space) {
     for (const auto& sp : map_of<Space, A>::spans_of(a))
       if (!fits(sp.size(), sizeof(typename std::remove_cvref_t<decltype(sp)>::element_type)))
         return false;
-    return map_of<Space, A>::check(a, space).empty();
+    if constexpr (requires { map_of<Space, A>::ok(a, space); })
+      return map_of<Space, A>::ok(a, space);
+    else
+      return map_of<Space, A>::check(a, space).empty();
   } else if constexpr (k == arg_kind::atomic) {
     return fits(a.buf.size(), sizeof(typename decltype(a.buf)::element_type));
   } else {

@@ -813,6 +813,7 @@ struct arg_map<A, Space, arg_kind::neighbourhood> : one_read_buffer<std::remove_
   /// [0, size of c), else the reason. Exact: the first and last points' positions are the
   /// smallest and largest (dense_bounds).
   static std::string check(const D& a, const Space& s) {
+    if (ok(a, s)) return {};
     if (std::string m = check_index_space(s); !m.empty()) return m;
     if (s.size() == 0) return {};
     if (!dense_begins_ok(s)) return dense_begins_message<Space>("read-only elementwise");
@@ -824,6 +825,15 @@ struct arg_map<A, Space, arg_kind::neighbourhood> : one_read_buffer<std::remove_
       return "the index space's elements [" + std::to_string(lo) + ", " + std::to_string(hi) +
              "] are not all inside the buffer of " + std::to_string(length(a.buf)) + " elements";
     return {};
+  }
+  /// Whether check(a, s) returns "" (the same conditions), without building a message: what a
+  /// launch asks first (argument_ok). check() starts with it, so the two cannot disagree.
+  static bool ok(const D& a, const Space& s) {
+    if (!index_space_ok(s)) return false;
+    if (s.size() == 0) return true;
+    if (!dense_begins_ok(s)) return false;
+    index lo = 0, hi = 0;
+    return dense_bounds(s, 0, 1, lo, hi) && lo >= 0 && hi < length(a.buf);
   }
   struct bound {
     const T* p;    // the mapped buffer

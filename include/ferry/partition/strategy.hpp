@@ -180,6 +180,7 @@ class elementwise_t : public strategy_base {
   /// an invalid index space (check_index_space), a stride < 1, index arithmetic that overflows
   /// ferry::index, or elements outside [0, buffer size).
   std::string check_launch(const range& s) const {
+    if (launch_ok(s)) return {};
     if (std::string m = check_index_space(s); !m.empty()) return m;
     if (stride_ < 1)
       return "elementwise stride is " + std::to_string(stride_) +
@@ -191,6 +192,7 @@ class elementwise_t : public strategy_base {
   }
   /// See check_launch(const range&); 2D spaces also need begin bounds >= 0 and stride 1.
   std::string check_launch(const range2d& s) const {
+    if (launch_ok(s)) return {};
     if (std::string m = check_index_space(s); !m.empty()) return m;
     if (stride_ != 1) return "a strided elementwise partition needs a 1D index space";
     if (s.size() == 0) return {};
@@ -201,6 +203,7 @@ class elementwise_t : public strategy_base {
   }
   /// See check_launch(const range&); 3D spaces also need begin bounds >= 0 and stride 1.
   std::string check_launch(const range3d& s) const {
+    if (launch_ok(s)) return {};
     if (std::string m = check_index_space(s); !m.empty()) return m;
     if (stride_ != 1) return "a strided elementwise partition needs a 1D index space";
     if (s.size() == 0) return {};
@@ -208,6 +211,19 @@ class elementwise_t : public strategy_base {
     index lo = 0, hi = 0;
     if (!bounds(s, lo, hi)) return detail::overflow_message();
     return fits(lo, hi);
+  }
+
+  /// Whether check_launch(s) returns "" (the same conditions, in the same order), without
+  /// building a message: what a launch asks first (detail::argument_ok), every launch. Each
+  /// check_launch starts with it, so the two cannot disagree.
+  template <class Space>
+  bool launch_ok(const Space& s) const {
+    if (!detail::index_space_ok(s)) return false;
+    if (Space::rank == 1 ? stride_ < 1 : stride_ != 1) return false;
+    if (s.size() == 0) return true;
+    if (!detail::dense_begins_ok(s)) return false;
+    index lo = 0, hi = 0;
+    return bounds(s, lo, hi) && lo >= 0 && hi < detail::length(buf_);
   }
 
   /// Elements [first, last) a launch over s may touch; {0, 0} for an empty space, and the

@@ -1,0 +1,184 @@
+// A launch decides whether an argument may run through a fast check that builds no message
+// (detail::argument_ok: elementwise_t::launch_ok, the read-only elementwise mapping's ok) and
+// builds the message only for an argument it refuses. A fast check that accepted too much
+// would let an out-of-bounds partition run. These tests compare both answers (the fast one and
+// "the message is empty") with a reference computed from the rules in 128-bit arithmetic, over
+// index spaces, offsets, strides and buffer sizes that reach every refusal (invalid spaces,
+// strides, negative begins, overflowing index arithmetic, elements outside the buffer) and the
+// edges of acceptance.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <ferry/ferry.hpp>
+#include <initializer_list>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using ferry::index;
+
+constexpr index big = index{1} << 62;
+/// Bounds, offsets and strides around every edge the checks have (0, the buffer's end, the
+/// index space's limit 2^62, and the 64-bit limits).
+const std::vector<index> edges = {
+    INT64_MIN, -big - 1, -big,           -7,      -1,  0,       1,        2, 3, 7, 8, 63,
+    64,        65,       index{1} << 31, big - 1, big, big + 1, INT64_MAX};
+/// Smaller sets for the 2D and 3D spaces (six bounds each).
+const std::vector<index> few = {-1, 0, 1, 3, 8, big, INT64_MAX};
+/// Buffer sizes: views of one real buffer (the checks never read it).
+const std::vector<std::size_t> sizes = {0, 1, 7, 8, 64};
+
+std::vector<double>& storage() {
+  static std::vector<double> v(64, 0.0);
+  return v;
+}
+
+using wide = __int128;
+
+/// The index space rule, computed independently in 128-bit arithmetic: every bound in
+/// [-2^62, 2^62], every extent and the total size at most 2^62 (check_index_space).
+bool space_valid(std::initializer_list<std::pair<index, index>> dims) {
+  wide size = 1;
+  for (const auto& [b, e] : dims) {
+    if (b < -big || b > big || e < -big || e > big) return false;
+    const wide extent = e > b ? wide{e} - b : 0;
+    if (extent > big) return false;
+    size *= extent;
+  }
+  return size <= big;
+}
+
+/// Whether v is a 64-bit index.
+bool fits64(wide v) {
+  return v >= INT64_MIN && v <= INT64_MAX;
+}
+
+/// Whether an elementwise partition (offset, stride) of a buffer of n elements may launch over
+/// s: the reference, from the rules, in 128-bit arithmetic that cannot overflow. The rules: a
+/// valid space; stride >= 1 in 1D, 1 in 2D and 3D; begins >= 0 in 2D and 3D; every point's
+/// element in [0, n); and every term of the accessor's element formula (1D offset + i * stride,
+/// 2D (offset + i) + ni * j, 3D (offset + i) + ni * (j + nj * k), ni and nj the end bounds) a
+/// 64-bit index, since the kernel computes it in 64 bits. Each term is monotonic in the indices
+/// for non-negative begins and stride >= 1, so the first and last points bound them all.
+bool reference_ok(const ferry::range& s, std::size_t n, index offset, index stride) {
+  if (!space_valid({{s.begin, s.end}}) || stride < 1) return false;
+  if (s.end <= s.begin) return true;
+  for (const index i : {s.begin, s.end - 1}) {
+    const wide t = wide{i} * stride, el = wide{offset} + t;
+    if (!fits64(t) || !fits64(el) || el < 0 || el >= static_cast<wide>(n)) return false;
+  }
+  return true;
+}
+bool reference_ok(const ferry::range2d& s, std::size_t n, index offset, index stride) {
+  if (!space_valid({{s.begin_i, s.end_i}, {s.begin_j, s.end_j}}) || stride != 1) return false;
+  if (s.end_i <= s.begin_i || s.end_j <= s.begin_j) return true;
+  if (s.begin_i < 0 || s.begin_j < 0) return false;
+  const wide ni = s.end_i;
+  for (const auto& [i, j] :
+       {std::pair{s.begin_i, s.begin_j}, std::pair{s.end_i - 1, s.end_j - 1}}) {
+    const wide a = wide{offset} + i, b = ni * j, el = a + b;
+    if (!fits64(a) || !fits64(b) || !fits64(el) || el < 0 || el >= static_cast<wide>(n))
+      return false;
+  }
+  return true;
+}
+bool reference_ok(const ferry::range3d& s, std::size_t n, index offset, index stride) {
+  if (!space_valid({{s.begin_i, s.end_i}, {s.begin_j, s.end_j}, {s.begin_k, s.end_k}}) ||
+      stride != 1)
+    return false;
+  if (s.end_i <= s.begin_i || s.end_j <= s.begin_j || s.end_k <= s.begin_k) return true;
+  if (s.begin_i < 0 || s.begin_j < 0 || s.begin_k < 0) return false;
+  const wide ni = s.end_i, nj = s.end_j;
+  struct point {
+    index i, j, k;
+  };
+  for (const point p :
+       {point{s.begin_i, s.begin_j, s.begin_k}, point{s.end_i - 1, s.end_j - 1, s.end_k - 1}}) {
+    const wide a = wide{offset} + p.i, jk = wide{p.j} + nj * p.k, b = ni * jk, el = a + b;
+    if (!fits64(a) || !fits64(nj * p.k) || !fits64(jk) || !fits64(b) || !fits64(el) || el < 0 ||
+        el >= static_cast<wide>(n))
+      return false;
+  }
+  return true;
+}
+
+/// Checks the fast answer and the message of elementwise(offset, stride) over s, and (offset 0,
+/// stride 1) of the read-only elementwise mapping, against reference_ok. Counts the cases and
+/// the accepted ones.
+template <class Space>
+void expect_reference(const Space& s, std::size_t n, index offset, index stride, int& checked,
+                      int& accepted) {
+  std::span<double> buf(storage().data(), n);
+  const bool want = reference_ok(s, n, offset, stride);
+  const ferry::elementwise_t<double, 0> e(buf, offset, stride);
+  EXPECT_EQ(e.launch_ok(s), want) << "elementwise launch_ok, buffer " << n << ", offset " << offset
+                                  << ", stride " << stride;
+  EXPECT_EQ(e.check_launch(s).empty(), want)
+      << "elementwise check_launch, buffer " << n << ", offset " << offset << ", stride " << stride
+      << ": \"" << e.check_launch(s) << "\"";
+  ++checked;
+  accepted += want ? 1 : 0;
+  if (offset == 0 && stride == 1) {
+    using read_map = ferry::detail::arg_map<ferry::elementwise_read_t<double>, Space>;
+    const ferry::elementwise_read_t<double> r{std::span<const double>(buf)};
+    EXPECT_EQ(read_map::ok(r, s), want) << "read-only elementwise ok, buffer " << n;
+    EXPECT_EQ(read_map::check(r, s).empty(), want)
+        << "read-only elementwise check, buffer " << n << ": \"" << read_map::check(r, s) << "\"";
+  }
+}
+
+TEST(fast_checks, elementwise_1d_answers_as_the_reference_everywhere) {
+  int checked = 0, accepted = 0;
+  for (index b : edges)
+    for (index e : edges)
+      for (index offset : edges)
+        for (index stride : {index{-1}, index{0}, index{1}, index{2}, index{3}, big, INT64_MAX})
+          for (std::size_t n : sizes)
+            expect_reference(ferry::range{b, e}, n, offset, stride, checked, accepted);
+  // Both answers occur, so the comparison is not vacuous.
+  EXPECT_GT(accepted, 100);
+  EXPECT_GT(checked - accepted, 100);
+}
+
+TEST(fast_checks, elementwise_2d_and_3d_answer_as_the_reference_everywhere) {
+  int checked = 0, accepted = 0;
+  for (index bi : few)
+    for (index ei : few)
+      for (index bj : few)
+        for (index ej : few)
+          for (index offset : {index{-1}, index{0}, index{5}, big})
+            for (std::size_t n : sizes) {
+              const ferry::range2d s2{bi, ei, bj, ej};
+              expect_reference(s2, n, offset, 1, checked, accepted);
+              expect_reference(s2, n, offset, 2, checked, accepted);  // refused: 1D only
+              for (index bk : {index{-1}, index{0}, index{2}})
+                for (index ek : {index{0}, index{1}, index{3}, big})
+                  expect_reference(ferry::range3d{bi, ei, bj, ej, bk, ek}, n, offset, 1, checked,
+                                   accepted);
+            }
+  EXPECT_GT(accepted, 100);
+  EXPECT_GT(checked - accepted, 100);
+}
+
+TEST(fast_checks, a_strategy_derived_from_elementwise_is_asked_through_its_own_check) {
+  // A user's strategy that inherits launch_ok but makes check_launch stricter: the launch must
+  // refuse it (argument_ok asks launch_ok of ferry's own types only).
+  struct stricter : ferry::elementwise_t<double> {
+    using ferry::elementwise_t<double>::elementwise_t;
+    std::string check_launch(const ferry::range&) const { return "never launched"; }
+  };
+  std::vector<double> v(8, 1.0);
+  const stricter s{std::span<double>(v)};
+  EXPECT_TRUE(s.launch_ok(ferry::range{8}));
+  const bool strict_ok = ferry::detail::argument_ok<ferry::range, stricter>(s, ferry::range{8});
+  EXPECT_FALSE(strict_ok);
+  const ferry::elementwise_t<double> own{std::span<double>(v)};
+  const bool own_ok =
+      ferry::detail::argument_ok<ferry::range, ferry::elementwise_t<double>>(own, ferry::range{8});
+  EXPECT_TRUE(own_ok);
+}
+
+}  // namespace
