@@ -132,6 +132,21 @@ decltype(auto) snapshot(A&& a) {
     return std::forward<A>(a);
   }
 }
+/// Whether binding an argument of (snapshot) type A runs only ferry's code: not a user's
+/// strategy (its bind()), and not a read-only container other than ferry's read_t (its data()
+/// and size(); launch() passes every one as the read_t its snapshot made, but run_launch does
+/// not rely on it). Such a launch may hold the residency table's lock while it binds (see
+/// launch_mapping's hold_if_resident).
+template <class A>
+constexpr bool binds_through_ferry_code() {
+  using D = std::remove_cvref_t<A>;
+  if constexpr (classify<A>() == arg_kind::partitioned)
+    return builtin_strategy_v<D>;
+  else if constexpr (classify<A>() == arg_kind::read)
+    return is_read_v<D>;
+  else
+    return true;
+}
 /// The type snapshot(a) returns for an argument of forwarded type A.
 template <class A>
 using snapshot_t = decltype(snapshot(std::declval<A>()));
@@ -427,12 +442,9 @@ void run_launch(const launch_config& cfg, const Space& space, const K& kernel, A
   // The mapping registers the launch as in flight with its reduction targets too (host memory
   // it writes when it stores the results), and refuses targets in resident memory.
   const std::span<const detail::arg_region> targets(checked_regions.data() + n_regions, n_targets);
-  // Between the mapping and finish() this launch runs only ferry's code (binding and kernel
-  // launch) unless an argument is a user's strategy, whose bind() is the user's: otherwise a
-  // device launch on resident memory keeps the table lock throughout (launch_mapping).
-  constexpr bool own_code = ((detail::classify<A>() != detail::arg_kind::partitioned ||
-                              detail::builtin_strategy_v<std::remove_cvref_t<A>>)&&... &&
-                             true);
+  // Every argument binds through ferry's code alone: a device launch on resident memory may
+  // then keep the table lock from its mapping to its end (launch_mapping).
+  constexpr bool own_code = (detail::binds_through_ferry_code<A>() && ... && true);
   detail::launch_mapping mapping(rt, name, regions, mapped.data(), targets, own_code);
   // More regions than a launch maps: the constructor has thrown launch_error. Nothing below is
   // instantiated for such a launch, which could never run (no kernel, no binding).

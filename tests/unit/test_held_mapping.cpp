@@ -256,5 +256,12 @@ static_assert(ferry::detail::builtin_strategy_v<ferry::indirect_t<double>>);
 static_assert(ferry::detail::builtin_strategy_v<ferry::write_only_t<ferry::elementwise_t<double>>>);
 static_assert(!ferry::detail::builtin_strategy_v<user_strategy>);
 static_assert(!ferry::detail::builtin_strategy_v<ferry::write_only_t<user_strategy>>);
+// The whole question, per (snapshot) argument type: ferry's read_t, values and ferry's
+// strategies yes; a user's strategy or a raw container (whose data() and size() are its own) no.
+static_assert(ferry::detail::binds_through_ferry_code<ferry::read_t<double>>());
+static_assert(ferry::detail::binds_through_ferry_code<double>());
+static_assert(ferry::detail::binds_through_ferry_code<ferry::elementwise_t<double>>());
+static_assert(!ferry::detail::binds_through_ferry_code<user_strategy>());
+static_assert(!ferry::detail::binds_through_ferry_code<const std::vector<double>&>());
 
 }  // namespace
