@@ -1,0 +1,178 @@
+// phase_probe: does the position of DAXPY's arrays in memory (their address modulo 256 bytes)
+// explain ferry_B's excess over ferry_C on the one-launch kernels? A diagnostic, built by hand
+// against a CUDA build of ferry and run on the GPU machine (perf/NOTES.md, twenty-third run).
+//
+// y[i] += a * x[i] over n doubles (default 1M: 24 MB, in the H200's L2 between reps), launched
+// `reps` times back to back per form, in four forms that differ in one thing each:
+//   safe-256     ferry::launch (ferry_B's launch: elementwise(y), elementwise(std::as_const(x)),
+//                a) on preloaded spans that start on 256 bytes;
+//   safe-16      the same on spans that start 16 bytes past 256 (what a std::vector's data is);
+//   unsafe-256   ferry::unsafe::launch (ferry_C's launch) on device buffers that start on 256;
+//   unsafe-16    the same on device pointers 16 bytes past 256.
+// Each pass times every form once, in turn; the table gives the minimum and the median per rep
+// over the passes, and the same for the host's enqueue time (the reps' launches before the
+// final synchronize): where it equals the time per rep, the host decides. Every form's result is
+// checked against a sequential reference on the host.
+//
+// Build (from the repository root, after a CUDA build in build-cuda/):
+//   nvcc -O3 -std=c++20 -arch=sm_90 -restrict --extended-lambda --expt-relaxed-constexpr \
+//     -Xcompiler=-fopenmp -Iinclude \
+//     '-DFERRY_DEVICE_BACKEND_HEADER="ferry/backend/cuda/backend.hpp"' \
+//     perf/scripts/phase_probe.cu build-cuda/libferry.a -lgomp -o phase_probe
+// Usage: phase_probe [--n N] [--reps R] [--passes P]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ferry/ferry.hpp>
+#include <functional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace phase_probe {
+
+using ferry::index;
+
+/// Host storage of n doubles starting `phase` bytes past a 256-byte boundary.
+struct host_array {
+  std::vector<double, ferry::aligned_allocator<double>> store;
+  std::span<double> s;
+  host_array(index n, std::size_t phase, double v)
+      : store(static_cast<std::size_t>(n) + 32, v),
+        s(store.data() + phase / sizeof(double), static_cast<std::size_t>(n)) {}
+};
+
+void safe_daxpy(std::span<double> y, std::span<const double> x, double a) {
+  ferry::launch(
+      {.name = "phase_probe.safe"}, ferry::range{static_cast<index>(y.size())},
+      [] FERRY_KERNEL(const index, double& yy, const double& xx, double aa) { yy += aa * xx; },
+      ferry::elementwise(y), ferry::elementwise(x), a);
+}
+
+void unsafe_daxpy(double* y, const double* x, double a, index n) {
+  const ferry::unsafe::dim3 grid{ferry::unsafe::blocks_for(n, 256)}, block{256};
+  ferry::unsafe::launch(
+      grid, block,
+      [] FERRY_KERNEL(const ferry::unsafe::thread_index& th, double* y, const double* x, double a,
+                      index n) {
+        const index i = th.global_x();
+        if (i < n) y[i] += a * x[i];
+      },
+      y, x, a, n);
+}
+
+int run(int argc, char** argv) {
+  index n = 1000000;
+  int reps = 500, passes = 10;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string k = argv[i];
+    if (k == "--n")
+      n = std::atoll(argv[i + 1]);
+    else if (k == "--reps")
+      reps = std::atoi(argv[i + 1]);
+    else if (k == "--passes")
+      passes = std::atoi(argv[i + 1]);
+    else
+      throw std::runtime_error("unknown option " + k);
+  }
+  ferry::set_backend(ferry::backend::cuda);
+  const double a = 0.5;
+  struct form {
+    std::string name;
+    std::function<void()> rep;
+    std::function<std::vector<double>()> result;
+    std::vector<double> times;
+    std::vector<double> enqueue;
+  };
+  host_array y256(n, 0, 1.0), x256(n, 0, 2.0), y16(n, 16, 1.0), x16(n, 16, 2.0);
+  auto ry256 = ferry::preload_mut(y256.s);
+  auto rx256 = ferry::preload(std::span<const double>(x256.s));
+  auto ry16 = ferry::preload_mut(y16.s);
+  auto rx16 = ferry::preload(std::span<const double>(x16.s));
+  std::vector<double> ones(static_cast<std::size_t>(n) + 32, 1.0),
+      twos(static_cast<std::size_t>(n) + 32, 2.0);
+  ferry::unsafe::device_buffer<double> dy{std::span<const double>(ones)},
+      dx{std::span<const double>(twos)};
+  ferry::unsafe::device_buffer<double> ey{std::span<const double>(ones)},
+      ex{std::span<const double>(twos)};
+  auto device_result = [n](const ferry::unsafe::device_buffer<double>& b, std::size_t at) {
+    std::vector<double> all(static_cast<std::size_t>(n) + 32);
+    b.copy_to_host(all);
+    return std::vector<double>(all.begin() + static_cast<std::ptrdiff_t>(at),
+                               all.begin() + static_cast<std::ptrdiff_t>(at) + n);
+  };
+  std::vector<form> forms;
+  forms.push_back({"safe-256",
+                   [&] { safe_daxpy(y256.s, x256.s, a); },
+                   [&] {
+                     ry256.sync();
+                     return std::vector<double>(y256.s.begin(), y256.s.end());
+                   },
+                   {}});
+  forms.push_back({"safe-16",
+                   [&] { safe_daxpy(y16.s, x16.s, a); },
+                   [&] {
+                     ry16.sync();
+                     return std::vector<double>(y16.s.begin(), y16.s.end());
+                   },
+                   {}});
+  forms.push_back({"unsafe-256",
+                   [&] { unsafe_daxpy(dy.get(), dx.get(), a, n); },
+                   [&] { return device_result(dy, 0); },
+                   {}});
+  forms.push_back({"unsafe-16",
+                   [&] { unsafe_daxpy(ey.get() + 2, ex.get() + 2, a, n); },
+                   [&] { return device_result(ey, 2); },
+                   {}});
+  for (form& f : forms) f.rep();  // warm-up: one untimed rep each
+  ferry::synchronize();
+  for (int p = 0; p < passes; ++p)
+    for (form& f : forms) {
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int r = 0; r < reps; ++r) f.rep();
+      const auto te = std::chrono::steady_clock::now();
+      ferry::synchronize();
+      const auto t1 = std::chrono::steady_clock::now();
+      f.times.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / reps);
+      f.enqueue.push_back(std::chrono::duration<double, std::micro>(te - t0).count() / reps);
+    }
+  // Every form ran 1 + passes * reps launches from y = 1, x = 2: y = 1 + launches * a * 2.
+  const double want = 1.0 + static_cast<double>(1 + passes * reps) * a * 2.0;
+  bool ok = true;
+  std::printf("form        min_us  median_us  min/unsafe-256  enqueue_min_us  enqueue_median_us\n");
+  const double base = *std::min_element(forms[2].times.begin(), forms[2].times.end());
+  for (form& f : forms) {
+    const std::vector<double> y = f.result();
+    for (double v : y)
+      if (v != want) {
+        ok = false;
+        break;
+      }
+    std::sort(f.times.begin(), f.times.end());
+    std::sort(f.enqueue.begin(), f.enqueue.end());
+    std::printf("%-10s %7.3f  %9.3f  %14.3f  %14.3f  %17.3f\n", f.name.c_str(), f.times.front(),
+                f.times[f.times.size() / 2], f.times.front() / base, f.enqueue.front(),
+                f.enqueue[f.enqueue.size() / 2]);
+  }
+  ry256.release();
+  rx256.release();
+  ry16.release();
+  rx16.release();
+  std::printf("results checked against a sequential reference: %s\n", ok ? "PASSED" : "FAILED");
+  return ok ? 0 : 1;
+}
+
+}  // namespace phase_probe
+
+int main(int argc, char** argv) {
+  try {
+    return phase_probe::run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "phase_probe: %s\n", e.what());
+    return 2;
+  }
+}
