@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "space_reference.hpp"
+
 namespace {
 
 using ferry::index;
@@ -38,17 +40,18 @@ std::vector<double>& storage() {
 
 using wide = __int128;
 
-/// The index space rule, computed independently in 128-bit arithmetic: every bound in
-/// [-2^62, 2^62], every extent and the total size at most 2^62 (check_index_space).
-bool space_valid(std::initializer_list<std::pair<index, index>> dims) {
-  wide size = 1;
-  for (const auto& [b, e] : dims) {
-    if (b < -big || b > big || e < -big || e > big) return false;
-    const wide extent = e > b ? wide{e} - b : 0;
-    if (extent > big) return false;
-    size *= extent;
-  }
-  return size <= big;
+/// The index space rule, from the shared independent 128-bit reference (space_reference.hpp).
+bool space_valid(std::initializer_list<ferry_test::dim> dims) {
+  wide size = 0;
+  return ferry_test::reference_ok(dims, size);
+}
+
+/// a * b for non-negative a and b, saturated at 2^100 (far past any 64-bit index) so that the
+/// reference itself cannot overflow: bounds up to 2^62 make the 3D element formula's product
+/// up to 2^186.
+wide product(wide a, wide b) {
+  const wide cap = wide{1} << 100;
+  return (a != 0 && b > cap / a) ? cap : a * b;
 }
 
 /// Whether v is a 64-bit index.
@@ -79,7 +82,7 @@ bool reference_ok(const ferry::range2d& s, std::size_t n, index offset, index st
   const wide ni = s.end_i;
   for (const auto& [i, j] :
        {std::pair{s.begin_i, s.begin_j}, std::pair{s.end_i - 1, s.end_j - 1}}) {
-    const wide a = wide{offset} + i, b = ni * j, el = a + b;
+    const wide a = wide{offset} + i, b = product(ni, j), el = a + b;
     if (!fits64(a) || !fits64(b) || !fits64(el) || el < 0 || el >= static_cast<wide>(n))
       return false;
   }
@@ -97,9 +100,10 @@ bool reference_ok(const ferry::range3d& s, std::size_t n, index offset, index st
   };
   for (const point p :
        {point{s.begin_i, s.begin_j, s.begin_k}, point{s.end_i - 1, s.end_j - 1, s.end_k - 1}}) {
-    const wide a = wide{offset} + p.i, jk = wide{p.j} + nj * p.k, b = ni * jk, el = a + b;
-    if (!fits64(a) || !fits64(nj * p.k) || !fits64(jk) || !fits64(b) || !fits64(el) || el < 0 ||
-        el >= static_cast<wide>(n))
+    const wide a = wide{offset} + p.i, jk = wide{p.j} + product(nj, p.k), b = product(ni, jk),
+               el = a + b;
+    if (!fits64(a) || !fits64(product(nj, p.k)) || !fits64(jk) || !fits64(b) || !fits64(el) ||
+        el < 0 || el >= static_cast<wide>(n))
       return false;
   }
   return true;
