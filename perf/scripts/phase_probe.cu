@@ -8,7 +8,13 @@
 //                a) on preloaded spans that start on 256 bytes;
 //   safe-16      the same on spans that start 16 bytes past 256 (what a std::vector's data is);
 //   unsafe-256   ferry::unsafe::launch (ferry_C's launch) on device buffers that start on 256;
-//   unsafe-16    the same on device pointers 16 bytes past 256.
+//   unsafe-16    the same on device pointers 16 bytes past 256;
+//   unsafe-res   ferry::unsafe::launch's kernel on the device addresses of ferry's own resident
+//                copies (256-byte phase; the addresses read by a ferry kernel): the memory of
+//                safe-256 under the kernel of unsafe-256;
+//   unsafe-flike ferry::unsafe::launch of a kernel with ferry's body (the range's begin and end
+//                compared, the thread's first index and the written view's offset added) on
+//                device_buffer memory: the code of safe-256 on the memory of unsafe-256.
 // Each pass times every form once, in turn; the table gives the minimum and the median per rep
 // over the passes, and the same for the host's enqueue time (the reps' launches before the
 // final synchronize): where it equals the time per rep, the host decides. Every form's result is
@@ -19,9 +25,14 @@
 //     -Xcompiler=-fopenmp -Iinclude \
 //     '-DFERRY_DEVICE_BACKEND_HEADER="ferry/backend/cuda/backend.hpp"' \
 //     perf/scripts/phase_probe.cu build-cuda/libferry.a -lgomp -o phase_probe
-// Usage: phase_probe [--n N] [--reps R] [--passes P]
+// With --graph 1, each form's `reps` launches are captured once into a CUDA graph (stream
+// capture on ferry's stream) and every pass replays the graph: the host's cost per launch is
+// then out of the device timeline, and the time per rep is the device's alone.
+// Usage: phase_probe [--n N] [--reps R] [--passes P] [--graph 0|1]
+#include <cuda_runtime.h>
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -65,15 +76,53 @@ void unsafe_daxpy(double* y, const double* x, double a, index n) {
       y, x, a, n);
 }
 
+/// unsafe_daxpy's body as ferry's kernel has it (launch.hpp kernel_nd with an elementwise
+/// view): index = the thread's + first; begin <= index < end; y at offset + index.
+void flike_daxpy(double* y, const double* x, double a, index n) {
+  const ferry::unsafe::dim3 grid{ferry::unsafe::blocks_for(n, 256)}, block{256};
+  ferry::unsafe::launch(
+      grid, block,
+      [] FERRY_KERNEL(const ferry::unsafe::thread_index& th, double* y, const double* x, double a,
+                      index first, index begin, index end, index off) {
+        const index i = th.global_x() + first;
+        if (i >= begin && i < end) y[off + i] += a * x[i];
+      },
+      y, x, a, index{0}, index{0}, n, index{0});
+}
+
+/// The device address of element 0 of `s`'s resident copy (a ferry kernel writes it as an
+/// integer), or nullptr if the runtime does not call it device memory of n elements.
+double* resident_address(std::span<double> s) {
+  std::vector<std::uint64_t> out(1, 0);
+  ferry::launch(
+      {.name = "phase_probe.address"}, ferry::range{1},
+      [] FERRY_KERNEL(const index, double& e, std::uint64_t& o) {
+        o = reinterpret_cast<std::uint64_t>(&e);
+      },
+      ferry::elementwise(s), ferry::elementwise(std::span<std::uint64_t>(out)));
+  double* p = reinterpret_cast<double*>(out[0]);
+  for (double* q : {p, p + s.size() - 1}) {
+    cudaPointerAttributes at{};
+    if (cudaPointerGetAttributes(&at, q) != cudaSuccess || at.type != cudaMemoryTypeDevice) {
+      static_cast<void>(cudaGetLastError());
+      return nullptr;
+    }
+  }
+  return p;
+}
+
 int run(int argc, char** argv) {
   index n = 1000000;
   int reps = 500, passes = 10;
+  bool graph = false;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i];
     if (k == "--n")
       n = std::atoll(argv[i + 1]);
     else if (k == "--reps")
       reps = std::atoi(argv[i + 1]);
+    else if (k == "--graph")
+      graph = std::atoi(argv[i + 1]) != 0;
     else if (k == "--passes")
       passes = std::atoi(argv[i + 1]);
     else
@@ -93,12 +142,29 @@ int run(int argc, char** argv) {
   auto rx256 = ferry::preload(std::span<const double>(x256.s));
   auto ry16 = ferry::preload_mut(y16.s);
   auto rx16 = ferry::preload(std::span<const double>(x16.s));
+  host_array yr(n, 0, 1.0), xr(n, 0, 2.0);
+  auto ryr = ferry::preload_mut(yr.s);
+  auto rxr = ferry::preload_mut(xr.s);
+  double* dyr = resident_address(yr.s);
+  double* dxr = resident_address(xr.s);
   std::vector<double> ones(static_cast<std::size_t>(n) + 32, 1.0),
       twos(static_cast<std::size_t>(n) + 32, 2.0);
   ferry::unsafe::device_buffer<double> dy{std::span<const double>(ones)},
       dx{std::span<const double>(twos)};
   ferry::unsafe::device_buffer<double> ey{std::span<const double>(ones)},
       ex{std::span<const double>(twos)};
+  ferry::unsafe::device_buffer<double> fy{std::span<const double>(ones)},
+      fx{std::span<const double>(twos)};
+  std::printf("device addresses mod 2 MiB / bytes from y256's copy: see below\n");
+  auto where = [](const char* what, const void* p) {
+    std::printf("  %-12s %#14llx  mod 2 MiB %8llu\n", what,
+                static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(p)),
+                static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(p) % (2u << 20)));
+  };
+  where("res y", dyr);
+  where("res x", dxr);
+  where("buffer y", dy.get());
+  where("buffer x", dx.get());
   auto device_result = [n](const ferry::unsafe::device_buffer<double>& b, std::size_t at) {
     std::vector<double> all(static_cast<std::size_t>(n) + 32);
     b.copy_to_host(all);
@@ -128,12 +194,51 @@ int run(int argc, char** argv) {
                    [&] { unsafe_daxpy(ey.get() + 2, ex.get() + 2, a, n); },
                    [&] { return device_result(ey, 2); },
                    {}});
+  if (dyr && dxr)
+    forms.push_back({"unsafe-res",
+                     [&] { unsafe_daxpy(dyr, dxr, a, n); },
+                     [&] {
+                       ryr.sync();
+                       return std::vector<double>(yr.s.begin(), yr.s.end());
+                     },
+                     {}});
+  else
+    std::printf("unsafe-res skipped: the resident copies' addresses were not device memory\n");
+  forms.push_back({"unsafe-flike",
+                   [&] { flike_daxpy(fy.get(), fx.get(), a, n); },
+                   [&] { return device_result(fy, 0); },
+                   {}});
   for (form& f : forms) f.rep();  // warm-up: one untimed rep each
   ferry::synchronize();
+  const cudaStream_t st = ferry::detail::gpu::stream();
+  auto cuda_ok = [](cudaError_t e, const char* what) {
+    if (e != cudaSuccess)
+      throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+  };
+  std::vector<cudaGraphExec_t> execs(forms.size(), nullptr);
+  if (graph)
+    for (std::size_t i = 0; i < forms.size(); ++i) {
+      cuda_ok(cudaStreamBeginCapture(st, cudaStreamCaptureModeRelaxed), "cudaStreamBeginCapture");
+      try {
+        for (int r = 0; r < reps; ++r) forms[i].rep();
+      } catch (...) {
+        cudaGraph_t g = nullptr;
+        static_cast<void>(cudaStreamEndCapture(st, &g));
+        throw;
+      }
+      cudaGraph_t g = nullptr;
+      cuda_ok(cudaStreamEndCapture(st, &g), "cudaStreamEndCapture");
+      cuda_ok(cudaGraphInstantiate(&execs[i], g, 0), "cudaGraphInstantiate");
+      std::printf("%s: %d launches captured in one graph\n", forms[i].name.c_str(), reps);
+    }
   for (int p = 0; p < passes; ++p)
-    for (form& f : forms) {
+    for (std::size_t i = 0; i < forms.size(); ++i) {
+      form& f = forms[i];
       const auto t0 = std::chrono::steady_clock::now();
-      for (int r = 0; r < reps; ++r) f.rep();
+      if (graph)
+        cuda_ok(cudaGraphLaunch(execs[i], st), "cudaGraphLaunch");
+      else
+        for (int r = 0; r < reps; ++r) f.rep();
       const auto te = std::chrono::steady_clock::now();
       ferry::synchronize();
       const auto t1 = std::chrono::steady_clock::now();
@@ -143,7 +248,8 @@ int run(int argc, char** argv) {
   // Every form ran 1 + passes * reps launches from y = 1, x = 2: y = 1 + launches * a * 2.
   const double want = 1.0 + static_cast<double>(1 + passes * reps) * a * 2.0;
   bool ok = true;
-  std::printf("form        min_us  median_us  min/unsafe-256  enqueue_min_us  enqueue_median_us\n");
+  std::printf(
+      "form          min_us  median_us  min/unsafe-256  enqueue_min_us  enqueue_median_us\n");
   const double base = *std::min_element(forms[2].times.begin(), forms[2].times.end());
   for (form& f : forms) {
     const std::vector<double> y = f.result();
@@ -154,7 +260,7 @@ int run(int argc, char** argv) {
       }
     std::sort(f.times.begin(), f.times.end());
     std::sort(f.enqueue.begin(), f.enqueue.end());
-    std::printf("%-10s %7.3f  %9.3f  %14.3f  %14.3f  %17.3f\n", f.name.c_str(), f.times.front(),
+    std::printf("%-12s %7.3f  %9.3f  %14.3f  %14.3f  %17.3f\n", f.name.c_str(), f.times.front(),
                 f.times[f.times.size() / 2], f.times.front() / base, f.enqueue.front(),
                 f.enqueue[f.enqueue.size() / 2]);
   }
@@ -162,6 +268,8 @@ int run(int argc, char** argv) {
   rx256.release();
   ry16.release();
   rx16.release();
+  ryr.release();
+  rxr.release();
   std::printf("results checked against a sequential reference: %s\n", ok ? "PASSED" : "FAILED");
   return ok ? 0 : 1;
 }
