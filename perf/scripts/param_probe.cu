@@ -97,9 +97,10 @@ int main(int argc, char** argv) {
   std::vector<form> forms;
   for (bool dep : {true, false})
     for (int b : {0, 88, 256, 1024})
-      forms.push_back({(dep ? "pdl+" : "plain+") + std::to_string(b), b, dep, nullptr, nullptr,
-                       {}, {}});
-  std::vector<double> ones(static_cast<std::size_t>(n), 1.0), twos(static_cast<std::size_t>(n), 2.0);
+      forms.push_back(
+          {(dep ? "pdl+" : "plain+") + std::to_string(b), b, dep, nullptr, nullptr, {}, {}});
+  std::vector<double> ones(static_cast<std::size_t>(n), 1.0),
+      twos(static_cast<std::size_t>(n), 2.0);
   for (form& f : forms) {
     double *y = nullptr, *x = nullptr;
     check(cudaMalloc(&y, n * sizeof(double)), "cudaMalloc");
@@ -111,10 +112,18 @@ int main(int argc, char** argv) {
   }
   auto rep = [&](form& f) {
     switch (f.bytes) {
-      case 0: launch(daxpy0, f.dependent, n, f.y, f.x, a, n); break;
-      case 88: launch(daxpy<88>, f.dependent, n, f.y, f.x, a, n, pad<88>{}); break;
-      case 256: launch(daxpy<256>, f.dependent, n, f.y, f.x, a, n, pad<256>{}); break;
-      default: launch(daxpy<1024>, f.dependent, n, f.y, f.x, a, n, pad<1024>{}); break;
+      case 0:
+        launch(daxpy0, f.dependent, n, f.y, f.x, a, n);
+        break;
+      case 88:
+        launch(daxpy<88>, f.dependent, n, f.y, f.x, a, n, pad<88>{});
+        break;
+      case 256:
+        launch(daxpy<256>, f.dependent, n, f.y, f.x, a, n, pad<256>{});
+        break;
+      default:
+        launch(daxpy<1024>, f.dependent, n, f.y, f.x, a, n, pad<1024>{});
+        break;
     }
   };
   for (form& f : forms) rep(f);  // warm-up
