@@ -1224,5 +1224,19 @@ requires is_strategy_v<S>
 auto write_only(S s) {
   return write_only_t<S>(std::move(s));
 }
+/// Refuses, at compile time and with ferry's message, write_only of anything that is not a
+/// partitioning strategy: a container, a view, a value, or a read-only form
+/// (elementwise(std::as_const(c)), around), which writes nothing. Without it the call would fail
+/// with a bare "no matching function".
+template <class X>
+requires(!is_strategy_v<std::remove_cvref_t<X>>) void write_only(X&&) {
+  static_assert(detail::always_false_v<X>,
+                "ferry::write_only(s) takes a partitioning strategy over a mutable container, "
+                "e.g. ferry::write_only(ferry::elementwise(c)), and skips copying its parts in "
+                "before the kernel, which writes every element of its part. This argument is not "
+                "one: a container or view (pass it whole to read and write it, or build a "
+                "strategy on it), or a read-only form (elementwise(std::as_const(c)), around), "
+                "which writes nothing");
+}
 
 }  // namespace ferry
