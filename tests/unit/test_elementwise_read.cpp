@@ -12,6 +12,7 @@
 //     ferry::array's too) without a transfer, refused (aliasing_error) where a written argument
 //     overlaps it, and it cannot be made write-only or chosen for a writable container.
 // Compile-time rules (temporaries, pointer elements): tests/compile_fail.
+#include <concepts>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -41,10 +42,12 @@ static_assert(
     "a const span of writable elements is still writable (the guide says so)");
 
 /// Whether ferry::write_only accepts A (only writable strategies: a read-only element cannot be
-/// written).
+/// written). Anything else reaches the overload that refuses it with ferry's message when
+/// called (compile_fail write_only_not_strategy_*); in an unevaluated probe that overload shows
+/// as returning void instead of a write_only_t.
 template <class A>
 concept write_only_takes = requires(A a) {
-  ferry::write_only(a);
+  { ferry::write_only(a) } -> std::same_as<ferry::write_only_t<A>>;
 };
 static_assert(write_only_takes<decltype(ferry::elementwise(std::declval<std::vector<double>&>()))>);
 static_assert(!write_only_takes<ferry::elementwise_read_t<double>>);
