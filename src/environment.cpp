@@ -28,18 +28,23 @@
 
 namespace ferry::detail {
 
-/// Device copies of resident ranges keep host addresses' position modulo this (bytes), so that
-/// every object inside a range, of whatever type, is as aligned on the device as on the host (up
-/// to 256, the alignment every device_runtime::allocate guarantees). A range's element type does
-/// not bound what lies inside it: a union, storage reused with placement new, a packed struct or
-/// a byte view (std::as_bytes(s).subspan(4)) all put more-aligned objects at any offset, and a
-/// later launch can reach them through a span of their own type without a cast (attacks in
-/// tests/unit/test_attacks_alignment.cpp). The price: a std::vector's data, which glibc starts
-/// 16 bytes past a 32-byte sector, keeps that phase on the device, and a warp's 256 contiguous
-/// bytes then straddle 9 sectors instead of 8 (perf/NOTES.md, "Resident copies aligned to
-/// sectors": 5-10 % on the H200's streaming kernels). 1D launches get that back by moving their
-/// threads instead of the data (gpu::sector_lead in ferry/backend/gpu/grid.hpp).
-constexpr std::size_t congruence = 256;
+/// The modulus (bytes) a resident range's device copy keeps its host address by, for a range
+/// made resident through elements aligned to `element_align`: max(16, element_align). The copy
+/// starts that far past a 256-byte boundary (every device_runtime::allocate is 256-aligned),
+/// so objects aligned to up to the modulus are as aligned on the device as on the host, and a
+/// std::vector's data, which glibc starts 16 bytes past a 256-byte boundary, lands on a
+/// 256-byte boundary: a warp's 256 contiguous bytes then fill 8 sectors, not 9 (perf/NOTES.md,
+/// "Resident copies aligned to sectors": 5-10 % on the H200's streaming kernels, and the block
+/// launches, which gpu::sector_lead does not cover). 16 and not element_align alone: every
+/// scalar type and std::max_align_t is aligned to 16 or less, so memory made resident through
+/// bytes, a union's member, or storage reused with placement new (the attacks of
+/// tests/unit/test_attacks_alignment.cpp) keeps every such object aligned. A range's element
+/// type does not bound what lies inside it, so a more aligned type (alignas(32) and up) can
+/// still lie at an offset the copy does not keep: launch_mapping refuses a launch that reaches
+/// one (kept_align), instead of handing the kernel a misaligned object.
+constexpr std::size_t resident_congruence(std::size_t element_align) {
+  return element_align > 16 ? (element_align < 256 ? element_align : 256) : 16;
+}
 
 double now_seconds() {
   using clock = std::chrono::steady_clock;
@@ -87,6 +92,18 @@ const char* kind_text(entry_kind k) {
       return "ferry::array";
   }
   return "?";
+}
+
+/// The refusal of a launch argument whose elements (aligned to ar.r.align) lie in resident
+/// memory whose device copy keeps a smaller alignment (kept_align).
+std::string misaligned_text(const arg_region& ar, const env_entry& e) {
+  return "argument " + std::to_string(ar.arg) + " (" + ar.what + "): its elements, aligned to " +
+         std::to_string(ar.r.align) + " bytes, lie in memory resident through " +
+         kind_text(e.kind) + " " + range_text(e.host, e.bytes) +
+         ", whose device copy keeps addresses aligned only to " + std::to_string(kept_align(e)) +
+         " bytes (the alignment of the elements it was made resident through, at least 16): "
+         "make that memory resident through a range of these elements, or of a type at least "
+         "as aligned";
 }
 
 bool overlap(const void* a, std::size_t na, const void* b, std::size_t nb) {
@@ -485,7 +502,8 @@ void check_aliasing(const char* kernel, std::span<const arg_region> regions) {
 }
 
 resident_ref make_resident(device_runtime* rt, const void* host, std::size_t bytes, entry_kind kind,
-                           bool copy_in, const char* who, owner_info owner) {
+                           bool copy_in, const char* who, owner_info owner,
+                           std::size_t element_align) {
   if (bytes == 0) return {};  // nothing to keep resident; empty ranges may share an address
   auto& t = the_table();
   const auto* p = static_cast<const std::byte*>(host);
@@ -517,7 +535,8 @@ resident_ref make_resident(device_runtime* rt, const void* host, std::size_t byt
   fresh->kind = kind;
   fresh->owners.push_back({owner, id});
   if (rt) {
-    const std::size_t shift = reinterpret_cast<std::uintptr_t>(p) % congruence;
+    const std::size_t shift =
+        reinterpret_cast<std::uintptr_t>(p) % resident_congruence(element_align);
     fresh->device_bytes = bytes + shift;
     fresh->device_base = static_cast<std::byte*>(rt->allocate(fresh->device_bytes));
     fresh->device = fresh->device_base + shift;
@@ -545,6 +564,15 @@ resident_ref make_resident(device_runtime* rt, const void* host, std::size_t byt
   t.map.emplace(p, std::move(fresh));
   ++t.generation;
   return {raw, id};
+}
+
+std::size_t kept_align(const env_entry& e) {
+  if (e.device == nullptr) return 256;
+  const std::uintptr_t d =
+      reinterpret_cast<std::uintptr_t>(e.device) - reinterpret_cast<std::uintptr_t>(e.host);
+  std::size_t a = 1;
+  while (a < 256 && d % (2 * a) == 0) a *= 2;
+  return a;
 }
 
 void sync_to_host(env_entry& e, const char* who) {
@@ -698,6 +726,13 @@ void launch_mapping::map(void** out, bool hold_if_resident) {
           throw residency_error(kernel_, "argument " + std::to_string(ar.arg) + " (" + ar.what +
                                              ") writes memory preloaded read-only with "
                                              "ferry::preload; use ferry::preload_mut");
+        // The device copy keeps host addresses modulo kept_align(*e) only: elements more aligned
+        // than that, at an offset the copy does not keep, would reach the kernel misaligned.
+        if (e->rt == rt_ && rt_ != nullptr &&
+            ((reinterpret_cast<std::uintptr_t>(e->device) -
+              reinterpret_cast<std::uintptr_t>(e->host)) &
+             (ar.r.align - 1)) != 0)
+          throw residency_error(kernel_, misaligned_text(ar, *e));
         slots_[i].entry = e;
       }
     }

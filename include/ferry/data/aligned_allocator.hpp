@@ -14,12 +14,14 @@ namespace ferry {
 /// A standard allocator whose blocks start on a multiple of detail::allocation_alignment (256
 /// bytes, the alignment CUDA and HIP guarantee for device allocations).
 ///
-/// Why: a resident copy keeps its host address modulo 256 (src/environment.cpp explains why
-/// ferry cannot move it), and a `std::vector<double>`'s data from glibc's malloc starts 16 bytes
-/// past a 32-byte sector, so its copy does too. Kernels that read rows or blocks of such a copy
-/// then touch one sector more per 256 bytes than a cudaMalloc'd buffer would (on the H200, 5-10 %
-/// more time in streaming kernels; perf/NOTES.md, "Resident copies aligned to sectors"). 1D
-/// launches make up for it themselves (gpu::sector_lead); 2D, 3D and block launches do not.
+/// Why: a resident copy keeps its host address modulo 16 or its elements' alignment
+/// (src/environment.cpp explains why ferry cannot move it further), so data that starts off a
+/// 16-byte boundary, or off the alignment of over-aligned elements, keeps that phase on the
+/// device. Kernels that read rows or blocks of such a copy touch one sector more per 256 bytes
+/// than a cudaMalloc'd buffer would (on the H200, 5-10 % more time in streaming kernels;
+/// perf/NOTES.md, "Resident copies aligned to sectors"). 1D launches make up for it themselves
+/// (gpu::sector_lead); 2D, 3D and block launches do not. A `std::vector<double>`'s data from
+/// glibc's malloc (16 bytes past a 256-byte boundary) needs no help: its copy starts on 256.
 /// Use with std::vector:
 ///
 ///     std::vector<double, ferry::aligned_allocator<double>> x(n);   // or ferry::aligned_vector

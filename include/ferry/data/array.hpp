@@ -163,7 +163,8 @@ class array {
     h_ = static_cast<T*>(rt_ ? rt_->allocate_host(bytes)
                              : ::operator new (bytes ? bytes : 1, std::align_val_t{host_align}));
     try {
-      e_ = detail::make_resident(rt_, h_, bytes, detail::entry_kind::array, false, "ferry::array")
+      e_ = detail::make_resident(rt_, h_, bytes, detail::entry_kind::array, false, "ferry::array",
+                                 {}, alignof(T))
                .entry;
     } catch (...) {
       free_host();

@@ -61,7 +61,7 @@ struct owner_info {
 struct env_entry {
   const std::byte* host = nullptr;
   std::size_t bytes = 0;
-  std::byte* device = nullptr;       ///< device copy of host[0]; congruent to host modulo 256
+  std::byte* device = nullptr;  ///< device copy of host[0]; congruent to host modulo kept_align()
   std::byte* device_base = nullptr;  ///< what rt->allocate returned (freed with it)
   std::size_t device_bytes = 0;
   device_runtime* rt = nullptr;  ///< nullptr: a host-backend record (nothing copied)
@@ -127,13 +127,22 @@ void check_aliasing(const char* kernel, std::span<const arg_region> regions);
 /// partly resident ranges, container changes) hold on every backend. If the range is resident
 /// already the same way (same start, size, kind and runtime) its reference count grows instead.
 /// copy_in: copy host->device now. owner: the container, checked later for storage changes.
-/// The device copy keeps the host address modulo 256 (see src/environment.cpp, congruence).
-/// Empty ranges are not recorded ({nullptr, 0}).
+/// element_align: alignof of the element type the range is made resident through (a power of
+/// two, at most 256). The device copy keeps the host address modulo max(16, element_align)
+/// and starts as close to a 256-byte boundary as that allows (src/environment.cpp,
+/// resident_congruence); a launch that accesses the memory through a more aligned type than
+/// the copy keeps is refused (launch_mapping). Empty ranges are not recorded ({nullptr, 0}).
 /// Throws out_of_memory / device_error; residency_error if the range overlaps a resident one
 /// differently, its existing entry's container changed, or a launch in flight on another
 /// thread writes it.
 resident_ref make_resident(device_runtime* rt, const void* host, std::size_t bytes, entry_kind kind,
-                           bool copy_in, const char* who, owner_info owner = {});
+                           bool copy_in, const char* who, owner_info owner = {},
+                           std::size_t element_align = 256);
+
+/// The largest power of two, at most 256, that divides the distance between an entry's device
+/// copy and its host range: every object aligned to it or less on the host is as aligned on
+/// the device. 256 for an entry with no device copy.
+std::size_t kept_align(const env_entry& e);
 
 /// Brings the host copy up to date (device->host if the device is newer), after waiting for
 /// launches in flight that write the entry. Throws residency_error if the container changed

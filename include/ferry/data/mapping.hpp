@@ -687,7 +687,7 @@ struct arg_map<A, Space, arg_kind::read> {
   }
   static std::array<region, 1> get_regions(const D& a) {
     auto s = span_of(a);
-    return {region{s.data(), s.size_bytes(), access::read}};
+    return {region_of(s, access::read)};
   }
   struct bound {
     view<const T> v;
@@ -728,9 +728,7 @@ struct one_read_buffer {
   static std::array<std::span<const typename D::value_type>, 1> spans_of(const D& a) {
     return {a.buf};
   }
-  static std::array<region, 1> get_regions(const D& a) {
-    return {region{a.buf.data(), a.buf.size_bytes(), access::read}};
-  }
+  static std::array<region, 1> get_regions(const D& a) { return {region_of(a.buf, access::read)}; }
 };
 
 /// Read-only stencil (ferry::around): one read region; the thread at point x receives the
@@ -886,13 +884,12 @@ struct arg_map<A, Space, arg_kind::neighbourhood> {
   static std::array<std::span<const T>, M> spans_of(const D& a) { return a.bufs; }
   static std::array<region, regions> get_regions(const D& a) {
     std::array<region, regions> r{};
-    for (int m = 0; m < M; ++m)
-      r[m] = region{a.bufs[m].data(), a.bufs[m].size_bytes(), access::read};
+    for (int m = 0; m < M; ++m) r[m] = region_of(a.bufs[m], access::read);
     if constexpr (indirect) {
       // No set (a value-initialised argument, which check() refuses): no list to map.
       const std::span<const index> list =
           a.centres ? a.centres->indices() : std::span<const index>{};
-      r[M] = region{list.data(), list.size_bytes(), access::read};
+      r[M] = region_of(list, access::read);
     }
     return r;
   }
@@ -988,9 +985,9 @@ struct arg_map<A, Space, arg_kind::partitioned> {
   static constexpr int regions = has_list ? 2 : 1;
   static std::array<region, regions> get_regions(const D& s) {
     const access mode = D::copies_in ? access::read_write : access::write_only;
-    region buf{s.buffer().data(), s.buffer().size_bytes(), mode};
+    const region buf = region_of(s.buffer(), mode);
     if constexpr (has_list)
-      return {buf, region{s.index_list().data(), s.index_list().size_bytes(), access::read}};
+      return {buf, region_of(s.index_list(), access::read)};
     else
       return {buf};
   }
@@ -1064,7 +1061,7 @@ struct arg_map<A, Space, arg_kind::atomic> {
   using T = std::remove_cv_t<typename decltype(D::buf)::element_type>;
   static constexpr int regions = 1;
   static std::array<region, 1> get_regions(const D& a) {
-    return {region{a.buf.data(), a.buf.size_bytes(), access::read_write}};
+    return {region_of(a.buf, access::read_write)};
   }
   struct bound {
     atomic_accessor<T> acc;

@@ -139,10 +139,11 @@ auto preload(C&& c) {
   static_assert(alignof(T) <= detail::allocation_alignment, FERRY_OVER_ALIGNED_MESSAGE("preload"));
   const D& cc = c;
   const std::span<const T> s(detail::raw_data(cc), std::size(cc));
-  return resident<const T>(detail::make_resident(detail::active_runtime(), s.data(), s.size_bytes(),
-                                                 detail::entry_kind::preload_read, true,
-                                                 "ferry::preload", detail::owner_of(cc)),
-                           "ferry::preload");
+  return resident<const T>(
+      detail::make_resident(detail::active_runtime(), s.data(), s.size_bytes(),
+                            detail::entry_kind::preload_read, true, "ferry::preload",
+                            detail::owner_of(cc), alignof(T)),
+      "ferry::preload");
 }
 
 /// Keeps c resident on the device, writable by launches, until the returned object is
@@ -166,10 +167,11 @@ auto preload_mut(C&& c) {
   static_assert(alignof(T) <= detail::allocation_alignment,
                 FERRY_OVER_ALIGNED_MESSAGE("preload_mut"));
   const std::span<T> s = detail::as_span(c);
-  return resident<T>(detail::make_resident(detail::active_runtime(), s.data(), s.size_bytes(),
-                                           detail::entry_kind::preload_mut, true,
-                                           "ferry::preload_mut", detail::owner_of<D>(c)),
-                     "ferry::preload_mut");
+  return resident<T>(
+      detail::make_resident(detail::active_runtime(), s.data(), s.size_bytes(),
+                            detail::entry_kind::preload_mut, true, "ferry::preload_mut",
+                            detail::owner_of<D>(c), alignof(T)),
+      "ferry::preload_mut");
 }
 
 /// Scoped read-only residency: preloads c, calls body(), releases, and returns what body

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 namespace ferry {
 
@@ -29,6 +30,19 @@ struct region {
   /// the whole region.
   std::size_t xfer_begin = 0;
   std::size_t xfer_end = static_cast<std::size_t>(-1);
+  /// Alignment in bytes of the elements the launch accesses in it (a power of two, at most
+  /// 256): where the region lies in resident memory, the device copy must keep addresses
+  /// congruent modulo it, or the launch is refused (detail::launch_mapping). The default is
+  /// the strictest; ferry builds every region with region_of, which sets its element type's.
+  std::size_t align = 256;
 };
+
+/// The region of the elements of `s`, used as `mode`, with their type's alignment.
+template <class T, std::size_t E>
+constexpr region region_of(std::span<T, E> s, access mode) {
+  region r{s.data(), s.size_bytes(), mode};
+  r.align = alignof(T);
+  return r;
+}
 
 }  // namespace ferry

@@ -154,12 +154,13 @@ constexpr std::size_t first_unit_elementwise() {
 
 /// How many elements before `begin` a 1D launch starts its threads (0 to 7 for doubles), so that
 /// each warp's elements of the first unit-stride elementwise argument start on a sector: element
-/// `begin` of it sits `lead` elements past one. A resident copy keeps its host address modulo 256
-/// (src/environment.cpp), and a std::vector's data starts 16 bytes past a sector, so without the
-/// lead every warp's 32 doubles straddle 9 sectors instead of 8 (on the H200: 9 % more L2 write
-/// sectors, 5-10 % longer streaming kernels; perf/NOTES.md, "Resident copies aligned to
-/// sectors"). Arguments that share the phase (std::vectors from one allocator) are aligned with
-/// it. 0 when no argument is elementwise or its element size does not divide a sector.
+/// `begin` of it sits `lead` elements past one. A resident copy keeps its host address modulo 16
+/// or its elements' alignment (src/environment.cpp, resident_congruence), a transient copy
+/// starts on 256 bytes, and a launch over a sub-range starts wherever its first element lies;
+/// where that is not on a sector, every warp's 32 doubles would straddle 9 sectors instead of 8
+/// (on the H200: 9 % more L2 write sectors, 5-10 % longer streaming kernels; perf/NOTES.md,
+/// "Resident copies aligned to sectors"). Arguments that share the phase are aligned with it.
+/// 0 when no argument is elementwise or its element size does not divide a sector.
 template <class Bound>
 index sector_lead(const Bound& b, index begin) {
   constexpr std::size_t n = std::tuple_size_v<Bound>;
