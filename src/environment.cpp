@@ -101,9 +101,17 @@ std::string misaligned_text(const arg_region& ar, const env_entry& e) {
          std::to_string(ar.r.align) + " bytes, lie in memory resident through " +
          kind_text(e.kind) + " " + range_text(e.host, e.bytes) +
          ", whose device copy keeps addresses aligned only to " + std::to_string(kept_align(e)) +
-         " bytes (the alignment of the elements it was made resident through, at least 16): "
-         "make that memory resident through a range of these elements, or of a type at least "
-         "as aligned";
+         " bytes there (a copy keeps the host's alignment up to that of the elements the memory "
+         "was made resident through, at least 16 bytes and at most 256; refused on the host "
+         "backends too, so that code that runs there runs on a device): make that memory "
+         "resident through a range of these elements, or of a type at least as aligned";
+}
+
+/// The largest power of two, at most 256, dividing d (256 for d == 0).
+std::size_t pow2_dividing(std::uintptr_t d) {
+  std::size_t a = 1;
+  while (a < 256 && d % (2 * a) == 0) a *= 2;
+  return a;
 }
 
 bool overlap(const void* a, std::size_t na, const void* b, std::size_t nb) {
@@ -534,12 +542,19 @@ resident_ref make_resident(device_runtime* rt, const void* host, std::size_t byt
   fresh->rt = rt;
   fresh->kind = kind;
   fresh->owners.push_back({owner, id});
+  const std::size_t shift =
+      reinterpret_cast<std::uintptr_t>(p) % resident_congruence(element_align);
+  // A device copy lies at a 256-aligned allocation + shift, so device - host is that
+  // allocation minus (host - shift): its alignment is (host - shift)'s, up to 256, and a
+  // host-backend record gets the same value (kept_align).
+  fresh->kept = pow2_dividing(reinterpret_cast<std::uintptr_t>(p) - shift);
   if (rt) {
-    const std::size_t shift =
-        reinterpret_cast<std::uintptr_t>(p) % resident_congruence(element_align);
     fresh->device_bytes = bytes + shift;
     fresh->device_base = static_cast<std::byte*>(rt->allocate(fresh->device_bytes));
     fresh->device = fresh->device_base + shift;
+    // Measured, not assumed: an allocation aligned to less than 256 bytes keeps less.
+    fresh->kept = pow2_dividing(reinterpret_cast<std::uintptr_t>(fresh->device) -
+                                reinterpret_cast<std::uintptr_t>(p));
     record_allocation(fresh->device_bytes, who);
     try {
       if (copy_in) {
@@ -567,12 +582,7 @@ resident_ref make_resident(device_runtime* rt, const void* host, std::size_t byt
 }
 
 std::size_t kept_align(const env_entry& e) {
-  if (e.device == nullptr) return 256;
-  const std::uintptr_t d =
-      reinterpret_cast<std::uintptr_t>(e.device) - reinterpret_cast<std::uintptr_t>(e.host);
-  std::size_t a = 1;
-  while (a < 256 && d % (2 * a) == 0) a *= 2;
-  return a;
+  return e.kept;
 }
 
 void sync_to_host(env_entry& e, const char* who) {
@@ -727,12 +737,9 @@ void launch_mapping::map(void** out, bool hold_if_resident) {
                                              ") writes memory preloaded read-only with "
                                              "ferry::preload; use ferry::preload_mut");
         // The device copy keeps host addresses modulo kept_align(*e) only: elements more aligned
-        // than that, at an offset the copy does not keep, would reach the kernel misaligned.
-        if (e->rt == rt_ && rt_ != nullptr &&
-            ((reinterpret_cast<std::uintptr_t>(e->device) -
-              reinterpret_cast<std::uintptr_t>(e->host)) &
-             (ar.r.align - 1)) != 0)
-          throw residency_error(kernel_, misaligned_text(ar, *e));
+        // than that would reach the kernel misaligned. Refused on every backend alike (a host
+        // record's kept_align is what a device copy's would be; region align <= 256).
+        if (ar.r.align > kept_align(*e)) throw residency_error(kernel_, misaligned_text(ar, *e));
         slots_[i].entry = e;
       }
     }

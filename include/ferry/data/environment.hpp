@@ -61,9 +61,13 @@ struct owner_info {
 struct env_entry {
   const std::byte* host = nullptr;
   std::size_t bytes = 0;
-  std::byte* device = nullptr;  ///< device copy of host[0]; congruent to host modulo kept_align()
+  std::byte* device = nullptr;       ///< device copy of host[0]; congruent to host modulo `kept`
   std::byte* device_base = nullptr;  ///< what rt->allocate returned (freed with it)
   std::size_t device_bytes = 0;
+  /// The largest power of two, at most 256, dividing device - host: objects aligned to it or
+  /// less are as aligned in the copy as on the host. For a host-backend record, the value a
+  /// device copy of the same range would have (kept_align).
+  std::size_t kept = 256;
   device_runtime* rt = nullptr;  ///< nullptr: a host-backend record (nothing copied)
   /// Atomic so that ferry::array's host accessors can skip the lock when nothing moves.
   std::atomic<residency> state{residency::both};
@@ -141,7 +145,10 @@ resident_ref make_resident(device_runtime* rt, const void* host, std::size_t byt
 
 /// The largest power of two, at most 256, that divides the distance between an entry's device
 /// copy and its host range: every object aligned to it or less on the host is as aligned on
-/// the device. 256 for an entry with no device copy.
+/// the device. For a host-backend record (no copy), the same value for the copy a device
+/// backend would make of the range (host address modulo max(16, element_align) kept, start on
+/// 256 bytes plus that remainder), so that a launch refused on a device is refused on the host
+/// backends too. Set by make_resident.
 std::size_t kept_align(const env_entry& e);
 
 /// Brings the host copy up to date (device->host if the device is newer), after waiting for
