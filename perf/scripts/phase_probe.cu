@@ -14,7 +14,15 @@
 //                safe-256 under the kernel of unsafe-256;
 //   unsafe-flike ferry::unsafe::launch of a kernel with ferry's body (the range's begin and end
 //                compared, the thread's first index and the written view's offset added) on
-//                device_buffer memory: the code of safe-256 on the memory of unsafe-256.
+//                device_buffer memory: the code of safe-256 on the memory of unsafe-256;
+//   safe-res     ferry::launch on the arrays of unsafe-res (the same memory, the same copies);
+//   flike-res    unsafe-flike's kernel on the device addresses of those copies: with unsafe-res
+//                and safe-res, three forms on one pair of arrays, which differ in the kernel's
+//                body (unsafe-res against flike-res) or in the launch path alone (flike-res
+//                against safe-res);
+//   flayout-res  flike-res's body with the parameter block laid out as ferry's (128 bytes: a
+//                16-byte range, the first index, a 72-byte struct, three pointers), on the same
+//                arrays.
 // Each pass times every form once, in turn; the table gives the minimum and the median per rep
 // over the passes, and the same for the host's enqueue time (the reps' launches before the
 // final synchronize): where it equals the time per rep, the host decides. Every form's result is
@@ -90,6 +98,35 @@ void flike_daxpy(double* y, const double* x, double a, index n) {
       y, x, a, index{0}, index{0}, n, index{0});
 }
 
+/// Parameter blocks laid out as ferry's kernel_nd receives them for safe_daxpy (PTX: a 16-byte
+/// range, the first index, a 1-byte kernel object, a 72-byte bound tuple holding a at 0 and the
+/// written view's offset at 40, then one restrict pointer per argument): 128 bytes, where
+/// flike_daxpy's are 64.
+struct flayout_range {
+  index begin, end;
+};
+struct flayout_bound {
+  double a;
+  char before_offset[32];
+  index off;
+  char rest[24];
+};
+/// flike_daxpy's body with ferry's parameter layout (flayout_range, first, flayout_bound, and
+/// three pointers), through ferry::unsafe::launch.
+void flayout_daxpy(double* y, const double* x, double a, index n) {
+  const ferry::unsafe::dim3 grid{ferry::unsafe::blocks_for(n, 256)}, block{256};
+  flayout_bound b{};
+  b.a = a;
+  ferry::unsafe::launch(
+      grid, block,
+      [] FERRY_KERNEL(const ferry::unsafe::thread_index& th, flayout_range s, index first,
+                      flayout_bound bb, double* y, const double* x, char*) {
+        const index i = th.global_x() + first;
+        if (i >= s.begin && i < s.end) y[bb.off + i] += bb.a * x[i];
+      },
+      flayout_range{0, n}, index{0}, b, y, x, static_cast<char*>(nullptr));
+}
+
 /// The device address of element 0 of `s`'s resident copy (a ferry kernel writes it as an
 /// integer), or nullptr if the runtime does not call it device memory of n elements.
 double* resident_address(std::span<double> s) {
@@ -136,6 +173,7 @@ int run(int argc, char** argv) {
     std::function<std::vector<double>()> result;
     std::vector<double> times;
     std::vector<double> enqueue;
+    int shares = 1;  ///< forms that update the same y (each adds its launches' a * x)
   };
   host_array y256(n, 0, 1.0), x256(n, 0, 2.0), y16(n, 16, 1.0), x16(n, 16, 2.0);
   auto ry256 = ferry::preload_mut(y256.s);
@@ -208,6 +246,34 @@ int run(int argc, char** argv) {
                    [&] { flike_daxpy(fy.get(), fx.get(), a, n); },
                    [&] { return device_result(fy, 0); },
                    {}});
+  // Three forms on one pair of arrays (yr, xr: the memory of unsafe-res), so that only the
+  // launch path and the kernel differ between them: ferry::launch, and the ferry-bodied kernel
+  // through ferry::unsafe::launch on the resident copies' device addresses.
+  if (dyr && dxr) {
+    forms.push_back({"safe-res",
+                     [&] { safe_daxpy(yr.s, xr.s, a); },
+                     [&] {
+                       ryr.sync();
+                       return std::vector<double>(yr.s.begin(), yr.s.end());
+                     },
+                     {}});
+    forms.push_back({"flike-res",
+                     [&] { flike_daxpy(dyr, dxr, a, n); },
+                     [&] {
+                       ryr.sync();
+                       return std::vector<double>(yr.s.begin(), yr.s.end());
+                     },
+                     {}});
+    forms.push_back({"flayout-res",
+                     [&] { flayout_daxpy(dyr, dxr, a, n); },
+                     [&] {
+                       ryr.sync();
+                       return std::vector<double>(yr.s.begin(), yr.s.end());
+                     },
+                     {}});
+    for (form& f : forms)
+      if (f.name.ends_with("-res")) f.shares = 4;
+  }
   for (form& f : forms) f.rep();  // warm-up: one untimed rep each
   ferry::synchronize();
   const cudaStream_t st = ferry::detail::gpu::stream();
@@ -245,8 +311,8 @@ int run(int argc, char** argv) {
       f.times.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / reps);
       f.enqueue.push_back(std::chrono::duration<double, std::micro>(te - t0).count() / reps);
     }
-  // Every form ran 1 + passes * reps launches from y = 1, x = 2: y = 1 + launches * a * 2.
-  const double want = 1.0 + static_cast<double>(1 + passes * reps) * a * 2.0;
+  // Every form ran 1 + passes * reps launches from y = 1, x = 2: each adds launches * a * 2.
+  const double per_form = static_cast<double>(1 + passes * reps) * a * 2.0;
   bool ok = true;
   std::printf(
       "form          min_us  median_us  min/unsafe-256  enqueue_min_us  enqueue_median_us\n");
@@ -254,7 +320,7 @@ int run(int argc, char** argv) {
   for (form& f : forms) {
     const std::vector<double> y = f.result();
     for (double v : y)
-      if (v != want) {
+      if (v != 1.0 + f.shares * per_form) {
         ok = false;
         break;
       }
