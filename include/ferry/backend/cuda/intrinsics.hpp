@@ -61,13 +61,15 @@ __device__ FERRY_INLINE void fence_device() {
   __threadfence();
 }
 
-/// The first statement of every ferry kernel: Hopper's programmatic dependent launch, device side
+/// The first statement of every ferry kernel, or, in the safe launch's kernel (gpu/launch.hpp,
+/// run_1d), the first after its range check: Hopper's programmatic dependent launch, device side
 /// (PTX griddepcontrol.wait, sm_90 and later). A kernel launched with programmatic stream
 /// serialization (gpu/launch.hpp, launch_kernel) may be placed on the multiprocessors once every
 /// block of the kernel before it on the stream has exited, before that kernel has completed; the
 /// wait returns once it has completed and its memory writes are visible. Nothing of the kernel
-/// touches global or shared memory before the wait, so the stream's order is kept. A kernel not so
-/// launched finds nothing to wait for; compiled for an older architecture, the prologue is empty.
+/// touches global or shared memory before the wait (a thread that skips it touches none at
+/// all), so the stream's order is kept. A kernel not so launched finds nothing to wait for;
+/// compiled for an older architecture, the prologue is empty.
 /// No kernel lets its dependents start earlier (griddepcontrol.launch_dependents): on the H200
 /// that made a 1e6-element vector add 18-29 % slower per launch with the attribute and 45 %
 /// without it, where the wait alone took it from 4.4 to 3.4 us (perf/NOTES.md, "Programmatic

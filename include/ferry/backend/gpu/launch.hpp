@@ -169,11 +169,22 @@ __device__ FERRY_INLINE void trap_on_fault(unsigned fault) {
 /// `first` (<= begin) is the index of thread 0: begin - sector_lead(...), so that each warp's
 /// elements of the first unit-stride elementwise argument start on a 32-byte sector; threads
 /// before begin do nothing.
+///
+/// The wait for the kernel before it (grid_dependency_prologue) comes after the range check,
+/// not first (threads outside the space touch no memory, so only the others wait): the index
+/// arithmetic and the parameter loads before it then overlap that kernel's end. Placed first,
+/// the compiler loaded the parameters a thread in range needs after the check, so after the
+/// wait, and a kernel whose parameter block spans more constant-cache lines than the check
+/// reads (ferry's: the space, the bound tuple and the restrict bases, 128 bytes for DAXPY) paid
+/// a second round of misses per launch: on the H200, DAXPY's kernel took 0.14 us (4 %) more per
+/// launch than the same instructions with a 64-byte parameter block, and nothing with the wait
+/// here (perf/NOTES.md, "Twenty-fifth run").
 template <class States, class K, class Bound, class... P>
 __device__ FERRY_INLINE void run_1d(index first, index begin, index end, const K& k, const Bound& b,
                                     P* __restrict__... q) {
   const index i = first + static_cast<index>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= begin && i < end) {
+    grid_dependency_prologue();
     constexpr auto seq = std::make_index_sequence<std::tuple_size_v<Bound>>{};
     const Bound rb = rebase_all(b, seq, q...);
     States st{};
@@ -194,6 +205,7 @@ __device__ FERRY_INLINE void run_2d(const range2d& s, const K& k, const Bound& b
                                     P* __restrict__... q) {
   const index i = s.begin_i + static_cast<index>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= s.end_i) return;
+  grid_dependency_prologue();  // after the range check, as in run_1d
   constexpr auto seq = std::make_index_sequence<std::tuple_size_v<Bound>>{};
   const Bound rb = respace_all(rebase_all(b, seq, q...), seq, s.end_i, 0);
   unsigned fault = 0;
@@ -220,6 +232,7 @@ __device__ FERRY_INLINE void run_3d(const range3d& s, const K& k, const Bound& b
                                     P* __restrict__... q) {
   const index i = s.begin_i + static_cast<index>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= s.end_i) return;
+  grid_dependency_prologue();  // after the range check, as in run_1d
   constexpr auto seq = std::make_index_sequence<std::tuple_size_v<Bound>>{};
   const Bound rb = respace_all(rebase_all(b, seq, q...), seq, s.end_i, s.end_j);
   unsigned fault = 0;
@@ -252,11 +265,11 @@ __device__ FERRY_INLINE void run_nd(const Space& s, index first, const K& k, con
 }
 
 /// The safe launch's kernel (run_nd), with the backend's FERRY_ANY_BLOCK_BOUNDS: a launch that
-/// asks no launch_bounds.
+/// asks no launch_bounds. Its threads wait for the kernel before it (grid_dependency_prologue)
+/// after their range check, in run_1d, run_2d and run_3d.
 template <bool Strided, class Space, class K, class Bound, class States, class... P>
 __global__ void FERRY_ANY_BLOCK_BOUNDS kernel_nd(Space s, index first, K k, Bound b,
                                                  P* __restrict__... q) {
-  grid_dependency_prologue();
   run_nd<Strided, States>(s, first, k, b, q...);
 }
 
@@ -266,7 +279,6 @@ template <int MaxThreads, int MinResident, bool Strided, class Space, class K, c
           class States, class... P>
 __global__ void FERRY_LAUNCH_BOUNDS(MaxThreads, (MinResident > 0 ? MinResident : 1))
     kernel_nd_bounded(Space s, index first, K k, Bound b, P* __restrict__... q) {
-  grid_dependency_prologue();
   run_nd<Strided, States>(s, first, k, b, q...);
 }
 
