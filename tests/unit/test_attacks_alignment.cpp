@@ -652,6 +652,21 @@ TEST_P(alignment_attacks, doubles_placement_new_into_a_ferry_array_of_int32) {
   expect_read_ok<double>(std::span<const double>(d + 3, 2), "doubles 3..4 of them");
 }
 
+// A ferry::array's storage starts on 256 bytes on every backend (the host backends' heap gave
+// 16 before), so objects of any alignment placed inside it reach a launch alike everywhere: the
+// attack found an alignas(64) object refused on serial and openmp and accepted on checked.
+TEST_P(alignment_attacks, over_aligned_objects_placed_in_a_ferry_array_run_on_every_backend) {
+  ferry::array<std::int32_t> a(256, -1);
+  ASSERT_EQ(reinterpret_cast<std::uintptr_t>(a.data()) % 256, 0u);
+  b64* d = ::new (static_cast<void*>(a.data() + 16)) b64[2];  // bytes 64..191
+  d[0].v[0] = 3.5;
+  d[1].v[0] = -1.25;
+  expect_read_ok<b64>(std::span<const b64>(d, 2), "64-byte objects in a ferry::array's storage");
+  blob<256>* e = ::new (static_cast<void*>(a.data() + 128)) blob<256>[1];  // bytes 512..767
+  e[0].v[0] = 9.0;
+  expect_read_ok<blob<256>>(std::span<const blob<256>>(e, 1), "a 256-byte object in it");
+}
+
 FERRY_INSTANTIATE_BACKENDS(alignment_attacks);
 
 }  // namespace
