@@ -22,7 +22,9 @@
 //                against safe-res);
 //   flayout-res  flike-res's body with the parameter block laid out as ferry's (128 bytes: a
 //                16-byte range, the first index, a 72-byte struct, three pointers), on the same
-//                arrays.
+//                arrays;
+//   safe-vec     ferry::launch over ferry::aligned_vector containers preloaded as containers,
+//                as ferry-perf's ferry_B DAXPY launches (its own arrays).
 // Each pass times every form once, in turn; the table gives the minimum and the median per rep
 // over the passes, and the same for the host's enqueue time (the reps' launches before the
 // final synchronize): where it equals the time per rep, the host decides. Every form's result is
@@ -68,6 +70,16 @@ struct host_array {
 void safe_daxpy(std::span<double> y, std::span<const double> x, double a) {
   ferry::launch(
       {.name = "phase_probe.safe"}, ferry::range{static_cast<index>(y.size())},
+      [] FERRY_KERNEL(const index, double& yy, const double& xx, double aa) { yy += aa * xx; },
+      ferry::elementwise(y), ferry::elementwise(x), a);
+}
+
+/// safe_daxpy over containers, as ferry-perf's DAXPY launches (ferry_B): each launch also checks
+/// that a resident container still has the storage it was preloaded with.
+void safe_daxpy_vec(ferry::aligned_vector<double>& y, const ferry::aligned_vector<double>& x,
+                    double a) {
+  ferry::launch(
+      {.name = "phase_probe.safe_vec"}, ferry::range{static_cast<index>(y.size())},
       [] FERRY_KERNEL(const index, double& yy, const double& xx, double aa) { yy += aa * xx; },
       ferry::elementwise(y), ferry::elementwise(x), a);
 }
@@ -274,6 +286,18 @@ int run(int argc, char** argv) {
     for (form& f : forms)
       if (f.name.ends_with("-res")) f.shares = 4;
   }
+  // ferry::launch over containers preloaded as containers (ferry-perf's ferry_B).
+  ferry::aligned_vector<double> yv(static_cast<std::size_t>(n), 1.0),
+      xv(static_cast<std::size_t>(n), 2.0);
+  auto ryv = ferry::preload_mut(yv);
+  auto rxv = ferry::preload(std::as_const(xv));
+  forms.push_back({"safe-vec",
+                   [&] { safe_daxpy_vec(yv, xv, a); },
+                   [&] {
+                     ryv.sync();
+                     return std::vector<double>(yv.begin(), yv.end());
+                   },
+                   {}});
   for (form& f : forms) f.rep();  // warm-up: one untimed rep each
   ferry::synchronize();
   const cudaStream_t st = ferry::detail::gpu::stream();
@@ -330,6 +354,8 @@ int run(int argc, char** argv) {
                 f.times[f.times.size() / 2], f.times.front() / base, f.enqueue.front(),
                 f.enqueue[f.enqueue.size() / 2]);
   }
+  ryv.release();
+  rxv.release();
   ry256.release();
   rx256.release();
   ry16.release();
