@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -109,9 +110,7 @@ std::string misaligned_text(const arg_region& ar, const env_entry& e) {
 
 /// The largest power of two, at most 256, dividing d (256 for d == 0).
 std::size_t pow2_dividing(std::uintptr_t d) {
-  std::size_t a = 1;
-  while (a < 256 && d % (2 * a) == 0) a *= 2;
-  return a;
+  return d == 0 ? 256 : std::min<std::size_t>(256, std::size_t{1} << std::countr_zero(d));
 }
 
 bool overlap(const void* a, std::size_t na, const void* b, std::size_t nb) {
@@ -544,15 +543,12 @@ resident_ref make_resident(device_runtime* rt, const void* host, std::size_t byt
   fresh->owners.push_back({owner, id});
   const std::size_t shift =
       reinterpret_cast<std::uintptr_t>(p) % resident_congruence(element_align);
-  // A device copy lies at a 256-aligned allocation + shift, so device - host is that
-  // allocation minus (host - shift): its alignment is (host - shift)'s, up to 256, and a
-  // host-backend record gets the same value (kept_align).
-  fresh->kept = pow2_dividing(reinterpret_cast<std::uintptr_t>(p) - shift);
   if (rt) {
     fresh->device_bytes = bytes + shift;
     fresh->device_base = static_cast<std::byte*>(rt->allocate(fresh->device_bytes));
     fresh->device = fresh->device_base + shift;
-    // Measured, not assumed: an allocation aligned to less than 256 bytes keeps less.
+    // Measured from the copy, not assumed: an allocation aligned to less than 256 bytes keeps
+    // less.
     fresh->kept = pow2_dividing(reinterpret_cast<std::uintptr_t>(fresh->device) -
                                 reinterpret_cast<std::uintptr_t>(p));
     record_allocation(fresh->device_bytes, who);
@@ -574,6 +570,11 @@ resident_ref make_resident(device_runtime* rt, const void* host, std::size_t byt
       free_device(*fresh);
       throw;
     }
+  } else {
+    // A device copy would lie at a 256-aligned allocation + shift, so device - host would be
+    // that allocation minus (host - shift): its alignment is (host - shift)'s, up to 256. A
+    // host-backend record keeps that value (kept_align), so that it refuses what a device would.
+    fresh->kept = pow2_dividing(reinterpret_cast<std::uintptr_t>(p) - shift);
   }
   env_entry* raw = fresh.get();
   t.map.emplace(p, std::move(fresh));

@@ -244,14 +244,13 @@ int run(int argc, char** argv) {
                    [&] { unsafe_daxpy(ey.get() + 2, ex.get() + 2, a, n); },
                    [&] { return device_result(ey, 2); },
                    {}});
+  // The result of every form on yr (unsafe-res, safe-res, flike-res, flayout-res).
+  const auto yr_result = [&] {
+    ryr.sync();
+    return std::vector<double>(yr.s.begin(), yr.s.end());
+  };
   if (dyr && dxr)
-    forms.push_back({"unsafe-res",
-                     [&] { unsafe_daxpy(dyr, dxr, a, n); },
-                     [&] {
-                       ryr.sync();
-                       return std::vector<double>(yr.s.begin(), yr.s.end());
-                     },
-                     {}});
+    forms.push_back({"unsafe-res", [&] { unsafe_daxpy(dyr, dxr, a, n); }, yr_result, {}});
   else
     std::printf("unsafe-res skipped: the resident copies' addresses were not device memory\n");
   forms.push_back({"unsafe-flike",
@@ -262,27 +261,9 @@ int run(int argc, char** argv) {
   // launch path and the kernel differ between them: ferry::launch, and the ferry-bodied kernel
   // through ferry::unsafe::launch on the resident copies' device addresses.
   if (dyr && dxr) {
-    forms.push_back({"safe-res",
-                     [&] { safe_daxpy(yr.s, xr.s, a); },
-                     [&] {
-                       ryr.sync();
-                       return std::vector<double>(yr.s.begin(), yr.s.end());
-                     },
-                     {}});
-    forms.push_back({"flike-res",
-                     [&] { flike_daxpy(dyr, dxr, a, n); },
-                     [&] {
-                       ryr.sync();
-                       return std::vector<double>(yr.s.begin(), yr.s.end());
-                     },
-                     {}});
-    forms.push_back({"flayout-res",
-                     [&] { flayout_daxpy(dyr, dxr, a, n); },
-                     [&] {
-                       ryr.sync();
-                       return std::vector<double>(yr.s.begin(), yr.s.end());
-                     },
-                     {}});
+    forms.push_back({"safe-res", [&] { safe_daxpy(yr.s, xr.s, a); }, yr_result, {}});
+    forms.push_back({"flike-res", [&] { flike_daxpy(dyr, dxr, a, n); }, yr_result, {}});
+    forms.push_back({"flayout-res", [&] { flayout_daxpy(dyr, dxr, a, n); }, yr_result, {}});
     for (form& f : forms)
       if (f.name.ends_with("-res")) f.shares = 4;
   }
