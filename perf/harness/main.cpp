@@ -4,7 +4,8 @@
 // kernel in each selected variant it has, on throw-away kernel objects, so that one-time costs
 // (a device runtime's start-up, a first reduction's result buffers) are not timed. Then for each
 // of --npasses passes, for each selected kernel, ref_seq runs first (always, as the reference, even
-// when not selected), then every selected variant the kernel has, in variant order. Each execution
+// when not selected), then every selected variant the kernel has, in the order --variants names
+// them (without --variants, every variant in the registry's order). Each execution
 // resets the init counter, sets up fresh data, runs its reps (timed by the variant itself),
 // checksums the host data and tears down. A variant passes iff |ref − x| / |ref| (|ref − x| when
 // ref == 0) <= the kernel's tolerance (spec 1.7).
@@ -134,13 +135,23 @@ bool select_kernels(const std::vector<std::unique_ptr<kernel_base>>& all,
   return ok;
 }
 
-bool select_variants(const std::vector<std::string>& names, std::vector<bool>& selected) {
+// Marks the named variants in `selected` (all of them when `names` is empty) and lists them in
+// `order` in the order named, each once (a repeated name keeps its first place; all variants in
+// their registry order when `names` is empty). Returns false (after printing why) on an unknown
+// name.
+bool select_variants(const std::vector<std::string>& names, std::vector<bool>& selected,
+                     std::vector<variant_id>& order) {
   selected.assign(variant_count, names.empty());
+  order.clear();
+  if (names.empty()) {
+    for (int v = 0; v < variant_count; ++v) order.push_back(variant_id(v));
+  }
   bool ok = true;
   for (const auto& name : names) {
     bool matched = false;
     for (int v = 0; v < variant_count; ++v) {
       if (lower(name) == lower(variant_name(variant_id(v)))) {
+        if (!selected[v]) order.push_back(variant_id(v));
         selected[v] = true;
         matched = true;
       }
@@ -254,8 +265,10 @@ int run_suite(const options& opt, const std::string& command_line) {
   auto all = make_all_kernels();
   std::vector<bool> kernel_sel;
   std::vector<bool> variant_sel;
+  std::vector<variant_id> variant_order;
   const bool kernels_ok = select_kernels(all, split_names(opt.kernels), kernel_sel);
-  const bool variants_ok = select_variants(split_names(opt.variants), variant_sel);
+  const bool variants_ok =
+      select_variants(split_names(opt.variants), variant_sel, variant_order);
   // The warmup's kernels run on objects of their own: the timed runs start from fresh ones.
   auto warm = make_all_kernels();
   std::vector<bool> warm_sel;
@@ -319,7 +332,8 @@ int run_suite(const options& opt, const std::string& command_line) {
   params.ltimes_num_g = opt.ltimes_num_g;
   params.ltimes_num_m = opt.ltimes_num_m;
 
-  // Plan: per selected kernel, ref_seq first, then the selected variants it has.
+  // Plan: per selected kernel, ref_seq first, then the selected variants it has, in the order
+  // --variants names them (the registry's order without --variants).
   struct planned {
     kernel_base* kernel;
     std::vector<variant_id> variants;
@@ -331,10 +345,10 @@ int run_suite(const options& opt, const std::string& command_line) {
     if (!kernel_sel[i]) continue;
     planned p{all[i].get(), {}};
     if (p.kernel->has_variant(variant_id::ref_seq)) p.variants.push_back(variant_id::ref_seq);
-    for (int v = 1; v < variant_count; ++v) {
-      if (variant_sel[v] && p.kernel->has_variant(variant_id(v))) {
-        p.variants.push_back(variant_id(v));
-        any_selected_variant_built[v] = true;
+    for (variant_id v : variant_order) {
+      if (v != variant_id::ref_seq && p.kernel->has_variant(v)) {
+        p.variants.push_back(v);
+        any_selected_variant_built[static_cast<int>(v)] = true;
       }
     }
     total += static_cast<int>(p.variants.size());
@@ -522,7 +536,9 @@ int main(int argc, char** argv) {
                  "(Apps), comma or space separated. Default: all.");
   app.add_option("-v,--variants", opt.variants,
                  "Variants to report: ref_seq base_omp base_cuda ferry_A ferry_B ferry_C, comma "
-                 "or space separated. Default: all built. ref_seq always runs as the reference.");
+                 "or space separated, run in the order named (each kernel's variants one after "
+                 "another). Default: all built, in that order. ref_seq always runs first, as the "
+                 "reference.");
   app.add_option("--size", opt.size,
                  "Target problem size for every kernel (read as a double, truncated); each "
                  "kernel maps it to its loop bounds. Default: each kernel's default.");
