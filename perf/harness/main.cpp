@@ -267,8 +267,7 @@ int run_suite(const options& opt, const std::string& command_line) {
   std::vector<bool> variant_sel;
   std::vector<variant_id> variant_order;
   const bool kernels_ok = select_kernels(all, split_names(opt.kernels), kernel_sel);
-  const bool variants_ok =
-      select_variants(split_names(opt.variants), variant_sel, variant_order);
+  const bool variants_ok = select_variants(split_names(opt.variants), variant_sel, variant_order);
   // The warmup's kernels run on objects of their own: the timed runs start from fresh ones.
   auto warm = make_all_kernels();
   std::vector<bool> warm_sel;
