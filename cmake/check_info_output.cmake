@@ -14,11 +14,11 @@ endif()
 
 set(num "[0-9]+\\.[0-9]+")
 set(expected
-  "ferry: ferry::preload_mut +alloc +[0-9]+ bytes"
+  "ferry: ferry::preload_mut +alloc +[0-9]+ bytes at 0x[0-9a-f]+"
   "ferry: ferry::preload_mut +H2D +8000 bytes +${num} ms +${num} GB/s"
   "ferry: info_probe_scale +launch on checked, 1000 threads"
   "ferry: ferry::preload_mut +D2H +8000 bytes +${num} ms +${num} GB/s"
-  "ferry: ferry::unsafe::device_buffer +alloc +1000 bytes"
+  "ferry: ferry::unsafe::device_buffer +alloc +1000 bytes at 0x[0-9a-f]+"
   "ferry: ferry::unsafe::device_buffer +H2D +1000 bytes +${num} ms +${num} GB/s"
   "ferry: ferry::unsafe::device_buffer +D2H +1000 bytes +${num} ms +${num} GB/s"
   "ferry: openmp backend: [0-9]+ OpenMP threads on [0-9]+ hardware threads, wait policy: OMP_WAIT_POLICY=passive"

@@ -551,7 +551,7 @@ resident_ref make_resident(device_runtime* rt, const void* host, std::size_t byt
     // less.
     fresh->kept = pow2_dividing(reinterpret_cast<std::uintptr_t>(fresh->device) -
                                 reinterpret_cast<std::uintptr_t>(p));
-    record_allocation(fresh->device_bytes, who);
+    record_allocation(fresh->device_bytes, who, fresh->device_base);
     try {
       if (copy_in) {
         timed_copy(*rt, true, fresh->device, p, bytes, who);
@@ -806,7 +806,7 @@ void launch_mapping::map(void** out, bool hold_if_resident) {
     slot& s = slots_[i];
     s.device_bytes = std::max<std::size_t>(ar.r.bytes, 1);
     s.device = static_cast<std::byte*>(rt_->allocate(s.device_bytes));
-    record_allocation(ar.r.bytes, kernel_);
+    record_allocation(ar.r.bytes, kernel_, s.device);
     out[i] = s.device;
     const std::size_t b = std::min(ar.r.xfer_begin, ar.r.bytes);
     const std::size_t end = std::min(ar.r.xfer_end, ar.r.bytes);

@@ -61,13 +61,14 @@ void record_transfer(bool to_device, std::size_t bytes, double seconds, const ch
                  seconds > 0 ? bytes / seconds * 1e-9 : 0.0);
 }
 
-void record_allocation(std::size_t bytes, const char* kernel) {
+void record_allocation(std::size_t bytes, const char* kernel, const void* where) {
   {
     std::lock_guard lock(g_stats_mutex);
     ++g_stats.allocations;
     g_stats.allocated_bytes += bytes;
   }
-  if (info_enabled()) std::fprintf(stderr, "ferry: %-24s alloc %12zu bytes\n", kernel, bytes);
+  if (info_enabled())
+    std::fprintf(stderr, "ferry: %-24s alloc %12zu bytes at %p\n", kernel, bytes, where);
 }
 
 void record_launch(const char* kernel, const char* backend, std::int64_t threads) {

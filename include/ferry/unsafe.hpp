@@ -64,7 +64,7 @@ class device_buffer {
   explicit device_buffer(index n) : n_(n), rt_(detail::active_runtime()) {
     const std::size_t b = bytes();
     p_ = static_cast<T*>(rt_ ? rt_->allocate(b) : ::operator new(b ? b : 1));
-    detail::record_allocation(b, "ferry::unsafe::device_buffer");
+    detail::record_allocation(b, "ferry::unsafe::device_buffer", p_);
   }
   /// A device copy of host data.
   explicit device_buffer(std::span<const T> host) : device_buffer(static_cast<index>(host.size())) {

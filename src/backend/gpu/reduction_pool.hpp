@@ -75,7 +75,7 @@ class reduction_pool {
       rt.deallocate(base, counter_bytes + capacity);
       throw;
     }
-    record_allocation(counter_bytes + capacity, kernel);
+    record_allocation(counter_bytes + capacity, kernel, base);
     if (s.counter) rt.deallocate(s.counter, counter_bytes + s.capacity);
     s.counter = reinterpret_cast<unsigned*>(base);
     s.device = base + counter_bytes;
