@@ -7,6 +7,8 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -36,32 +38,53 @@ inline void copy_and_record(void* dst, const void* src, std::size_t bytes, cudaM
   record_baseline_transfer(kind == cudaMemcpyHostToDevice, bytes, elapsed.count());
 }
 
-/// The run's device arrays and stream, released when the run ends (also when it throws).
+/// The stream every base_cuda variant runs on: created on first use and kept for the whole
+/// process, as RAJAPerf's Base_CUDA runs on a stream that outlives each kernel run. A stream
+/// created and destroyed per run slowed the ferry variant run next by 2-6 % on the one-launch
+/// kernels, in every pass (perf/NOTES.md, "base_cuda's stream per run"). Never destroyed: the
+/// CUDA runtime releases it at exit.
+inline cudaStream_t baseline_stream() {
+  static const cudaStream_t stream = [] {
+    cudaStream_t s = nullptr;
+    FERRY_PERF_CUDA_CHECK(cudaStreamCreate(&s));
+    return s;
+  }();
+  return stream;
+}
+
+/// One base_cuda run's device arrays (cudaMalloc'd by copy_in and freed with the object, also
+/// when the run throws, as RAJAPerf allocates and frees per kernel run) and the process's
+/// baseline stream.
 struct device_scope {
   std::vector<void*> arrays;
-  cudaStream_t stream = nullptr;
+  cudaStream_t stream = baseline_stream();
 
-  device_scope() { FERRY_PERF_CUDA_CHECK(cudaStreamCreate(&stream)); }
+  device_scope() = default;
   device_scope(const device_scope&) = delete;
   device_scope& operator=(const device_scope&) = delete;
   ~device_scope() {
     for (void* p : arrays) cudaFree(p);
-    if (stream != nullptr) cudaStreamDestroy(stream);
   }
 
   /// cudaMalloc of v.size() elements, then cudaMemcpy of v to the device.
   template <class T, class Alloc>
   T* copy_in(const std::vector<T, Alloc>& v) {
     if (v.empty()) return nullptr;
+    const std::size_t bytes = v.size() * sizeof(T);
     void* p = nullptr;
-    FERRY_PERF_CUDA_CHECK(cudaMalloc(&p, v.size() * sizeof(T)));
+    FERRY_PERF_CUDA_CHECK(cudaMalloc(&p, bytes));
     arrays.push_back(p);
-    copy_and_record(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice);
+    // As ferry's FERRY_INFO allocation lines, so that a log shows every variant's placement.
+    static const bool info = [] {
+      const char* e = std::getenv("FERRY_INFO");
+      return e != nullptr && std::strcmp(e, "1") == 0;
+    }();
+    if (info) std::fprintf(stderr, "base_cuda: cudaMalloc %12zu bytes at %p\n", bytes, p);
+    copy_and_record(p, v.data(), bytes, cudaMemcpyHostToDevice);
     return static_cast<T*>(p);
   }
 };
 
-/// cudaMemcpy of a device array back into its host vector.
 template <class T, class Alloc>
 void copy_out(std::vector<T, Alloc>& v, const T* d) {
   if (v.empty()) return;
