@@ -8,11 +8,12 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <ferry/core/stats.hpp>
 
 #include "harness/transfer_stats.hpp"
 
@@ -74,12 +75,10 @@ struct device_scope {
     void* p = nullptr;
     FERRY_PERF_CUDA_CHECK(cudaMalloc(&p, bytes));
     arrays.push_back(p);
-    // As ferry's FERRY_INFO allocation lines, so that a log shows every variant's placement.
-    static const bool info = [] {
-      const char* e = std::getenv("FERRY_INFO");
-      return e != nullptr && std::strcmp(e, "1") == 0;
-    }();
-    if (info) std::fprintf(stderr, "base_cuda: cudaMalloc %12zu bytes at %p\n", bytes, p);
+    // Logged with ferry's FERRY_INFO allocation lines, so that a log shows every variant's
+    // placement.
+    if (ferry::info_enabled())
+      std::fprintf(stderr, "base_cuda: cudaMalloc %12zu bytes at %p\n", bytes, p);
     copy_and_record(p, v.data(), bytes, cudaMemcpyHostToDevice);
     return static_cast<T*>(p);
   }

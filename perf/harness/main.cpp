@@ -28,6 +28,7 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <ferry/core/stats.hpp>
 
 #include "harness/checksum.hpp"
 #include "harness/data_utils.hpp"
@@ -214,29 +215,31 @@ std::string describe_warmup(const std::vector<std::unique_ptr<kernel_base>>& war
   return names.empty() ? "none" : names;
 }
 
-// Runs one untimed rep of each warmup kernel in each selected variant it has (ref_seq too when
-// selected), with the run's parameters, and discards the results (spec 1.4 item 1). A variant
-// that throws here is named on stderr; its timed runs report the error again.
+// Runs one untimed rep of each warmup kernel in each selected variant it has, in the order
+// selected (ref_seq too when selected), with the run's parameters, and discards the results
+// (spec 1.4 item 1). A variant that throws here is named on stderr; its timed runs report the error
+// again.
 void run_warmup(const std::vector<std::unique_ptr<kernel_base>>& warm,
-                const std::vector<bool>& warm_sel, const std::vector<bool>& variant_sel,
+                const std::vector<bool>& warm_sel, const std::vector<variant_id>& variant_order,
                 const run_params& params) {
   for (std::size_t i = 0; i < warm.size(); ++i) {
     if (!warm_sel[i]) continue;
     kernel_base& k = *warm[i];
-    std::fprintf(stderr, "warmup: %s (1 untimed rep per variant) ... ", k.info().name.c_str());
+    std::fprintf(stderr, "warmup: %s (1 untimed rep per variant) ... %s", k.info().name.c_str(),
+                 ferry::info_enabled() ? "\n" : "");
     std::fflush(stderr);
     rep_timer total;
     total.start();
     std::string errors;
-    for (int v = 0; v < variant_count; ++v) {
-      if (!variant_sel[v] || !k.has_variant(variant_id(v))) continue;
+    for (variant_id v : variant_order) {
+      if (!k.has_variant(v)) continue;
       reset_init_counter();
       k.set_up(params);
       rep_timer t;
       try {
-        k.run(variant_id(v), 1, t);
+        k.run(v, 1, t);
       } catch (const std::exception& e) {
-        errors += std::string("\nwarmup: ") + variant_name(variant_id(v)) + " threw: " + e.what();
+        errors += std::string("\nwarmup: ") + variant_name(v) + " threw: " + e.what();
       }
       k.tear_down();
     }
@@ -267,7 +270,12 @@ int run_suite(const options& opt, const std::string& command_line) {
   std::vector<bool> variant_sel;
   std::vector<variant_id> variant_order;
   const bool kernels_ok = select_kernels(all, split_names(opt.kernels), kernel_sel);
-  const bool variants_ok = select_variants(split_names(opt.variants), variant_sel, variant_order);
+  // -v "" or -v ",": not "every variant", as an empty name list means without -v.
+  const bool variants_named = opt.variants.empty() || !split_names(opt.variants).empty();
+  if (!variants_named)
+    std::cerr << "ferry-perf: --variants names no variant (leave it out to run every variant)\n";
+  const bool variants_ok =
+      variants_named && select_variants(split_names(opt.variants), variant_sel, variant_order);
   // The warmup's kernels run on objects of their own: the timed runs start from fresh ones.
   auto warm = make_all_kernels();
   std::vector<bool> warm_sel;
@@ -367,7 +375,7 @@ int run_suite(const options& opt, const std::string& command_line) {
 #pragma omp parallel
   {}
 
-  run_warmup(warm, warm_sel, variant_sel, params);
+  run_warmup(warm, warm_sel, variant_order, params);
 
   // Passes as in RAJAPerf (spec 1.4 item 2): each pass runs every planned (kernel, variant)
   // once, with fresh data (set-up and tear-down per execution). Results are gathered per
@@ -414,8 +422,10 @@ int run_suite(const options& opt, const std::string& command_line) {
         r.flops_per_rep = info.flops_per_rep;
         r.tolerance = info.tolerance;
 
-        std::fprintf(stderr, "[%*d/%d] %s %s ... ", width, ++done, total * opt.npasses,
-                     info.name.c_str(), variant_name(v));
+        // With FERRY_INFO's log on, the progress line ends here, so that every log line the
+        // run prints starts a line of its own.
+        std::fprintf(stderr, "[%*d/%d] %s %s ... %s", width, ++done, total * opt.npasses,
+                     info.name.c_str(), variant_name(v), ferry::info_enabled() ? "\n" : "");
         std::fflush(stderr);
 
         for (const auto& o : run_observers()) {
@@ -536,7 +546,8 @@ int main(int argc, char** argv) {
   app.add_option("-v,--variants", opt.variants,
                  "Variants to report: ref_seq base_omp base_cuda ferry_A ferry_B ferry_C, comma "
                  "or space separated, run in the order named (each kernel's variants one after "
-                 "another). Default: all built, in that order. ref_seq always runs first, as the "
+                 "another; the table's columns keep the order above, the CSV and JSON rows follow "
+                 "the runs). Default: all built, in that order. ref_seq always runs first, as the "
                  "reference.");
   app.add_option("--size", opt.size,
                  "Target problem size for every kernel (read as a double, truncated); each "

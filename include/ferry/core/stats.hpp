@@ -29,7 +29,8 @@ statistics stats();
 /// Zeroes the statistics.
 void reset_stats();
 
-/// Whether FERRY_INFO=1 (log every allocation, transfer and launch to stderr).
+/// Whether FERRY_INFO is set to a value that does not start with '0' (FERRY_INFO=1; read once):
+/// then every allocation (with its address), transfer and launch is logged to stderr.
 bool info_enabled();
 
 }  // namespace ferry

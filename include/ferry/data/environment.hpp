@@ -268,8 +268,9 @@ void record_transfer(bool to_device, std::size_t bytes, double seconds, const ch
 /// Transfers avoided thanks to residency so far, as (count, bytes); `reset` zeroes both. Launches
 /// count them under the residency table's lock, which they hold anyway (no statistics lock).
 std::pair<std::uint64_t, std::uint64_t> avoided_copies(bool reset);
-/// Records a device allocation of `bytes` bytes at `where` (FERRY_INFO prints the address: where
-/// copies land decides, e.g., whether arrays share cache sets).
+/// Records a device allocation of `bytes` bytes starting at `where` (FERRY_INFO prints the
+/// address). A resident copy starts inside its allocation, at the host address's remainder
+/// modulo the alignment it keeps (fewer than 256 bytes in).
 void record_allocation(std::size_t bytes, const char* kernel, const void* where);
 /// Records a launch (and logs it when FERRY_INFO=1).
 void record_launch(const char* kernel, const char* backend, std::int64_t threads);

@@ -109,7 +109,7 @@ void run_ferry_c(DEL_DOT_VEC_2D& k, int reps, rep_timer& t) {
   const ferry::unsafe::dim3 grid{ferry::unsafe::blocks_for(num_zones, 256)}, block{256};
 
   t.start();
-  for (int r = 0; r < reps; ++r) {
+  for (int r = 0; r < reps && num_zones > 0; ++r) {  // an empty grid is refused
     ferry::unsafe::launch(
         grid, block,
         [] FERRY_KERNEL(const ferry::unsafe::thread_index& th, Real_type* div, const Real_type* x,

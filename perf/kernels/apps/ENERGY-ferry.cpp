@@ -174,7 +174,7 @@ void run_ferry_c(ENERGY& k, int reps, rep_timer& t) {
   using cp = const Real_type*;
 
   t.start();
-  for (int r = 0; r < reps; ++r) {
+  for (int r = 0; r < reps && n > 0; ++r) {  // an empty grid is refused
     ferry::unsafe::launch(
         grid, block,
         [] FERRY_KERNEL(const th_t& th, Real_type* e_new, cp e_old, cp delvc, cp p_old, cp q_old,

@@ -136,7 +136,7 @@ void run_ferry_c(MATVEC_3D_STENCIL& k, int reps, rep_timer& t) {
   const ferry::unsafe::dim3 grid{ferry::unsafe::blocks_for(num_zones, 256)}, block{256};
 
   t.start();
-  for (int r = 0; r < reps; ++r) {
+  for (int r = 0; r < reps && num_zones > 0; ++r) {  // an empty grid is refused
     ferry::unsafe::launch(
         grid, block,
         [] FERRY_KERNEL(const ferry::unsafe::thread_index& th, Real_type* b, cp x, cp dbl, cp dbc,
