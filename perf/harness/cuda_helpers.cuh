@@ -84,6 +84,7 @@ struct device_scope {
   }
 };
 
+/// cudaMemcpy of a device array back into its host vector.
 template <class T, class Alloc>
 void copy_out(std::vector<T, Alloc>& v, const T* d) {
   if (v.empty()) return;

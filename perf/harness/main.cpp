@@ -66,6 +66,13 @@ std::vector<std::string> split_names(const std::vector<std::string>& args) {
   return out;
 }
 
+// What ends a progress line's "... " before its run: a line break while FERRY_INFO's log is on,
+// so that every log line the run prints starts a line of its own; else nothing (the result
+// follows on the same line).
+const char* progress_break() {
+  return ferry::info_enabled() ? "\n" : "";
+}
+
 // "model name" of the first CPU in /proc/cpuinfo, or "unknown CPU".
 std::string cpu_model() {
   std::ifstream in("/proc/cpuinfo");
@@ -226,7 +233,7 @@ void run_warmup(const std::vector<std::unique_ptr<kernel_base>>& warm,
     if (!warm_sel[i]) continue;
     kernel_base& k = *warm[i];
     std::fprintf(stderr, "warmup: %s (1 untimed rep per variant) ... %s", k.info().name.c_str(),
-                 ferry::info_enabled() ? "\n" : "");
+                 progress_break());
     std::fflush(stderr);
     rep_timer total;
     total.start();
@@ -271,11 +278,12 @@ int run_suite(const options& opt, const std::string& command_line) {
   std::vector<variant_id> variant_order;
   const bool kernels_ok = select_kernels(all, split_names(opt.kernels), kernel_sel);
   // -v "" or -v ",": not "every variant", as an empty name list means without -v.
-  const bool variants_named = opt.variants.empty() || !split_names(opt.variants).empty();
+  const std::vector<std::string> variant_names = split_names(opt.variants);
+  const bool variants_named = opt.variants.empty() || !variant_names.empty();
   if (!variants_named)
     std::cerr << "ferry-perf: --variants names no variant (leave it out to run every variant)\n";
   const bool variants_ok =
-      variants_named && select_variants(split_names(opt.variants), variant_sel, variant_order);
+      variants_named && select_variants(variant_names, variant_sel, variant_order);
   // The warmup's kernels run on objects of their own: the timed runs start from fresh ones.
   auto warm = make_all_kernels();
   std::vector<bool> warm_sel;
@@ -422,10 +430,8 @@ int run_suite(const options& opt, const std::string& command_line) {
         r.flops_per_rep = info.flops_per_rep;
         r.tolerance = info.tolerance;
 
-        // With FERRY_INFO's log on, the progress line ends here, so that every log line the
-        // run prints starts a line of its own.
         std::fprintf(stderr, "[%*d/%d] %s %s ... %s", width, ++done, total * opt.npasses,
-                     info.name.c_str(), variant_name(v), ferry::info_enabled() ? "\n" : "");
+                     info.name.c_str(), variant_name(v), progress_break());
         std::fflush(stderr);
 
         for (const auto& o : run_observers()) {
