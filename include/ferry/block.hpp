@@ -1123,7 +1123,8 @@ void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel&
                 "ferry::launch_blocks: reduction and atomic targets are not supported in block "
                 "launches yet; pass values, read-only containers and partitioning strategies");
   static_assert(((detail::classify<A>() != detail::arg_kind::neighbourhood ||
-                  detail::is_elementwise_read_v<std::remove_cvref_t<A>>)&&... &&
+                  detail::is_elementwise_read_v<std::remove_cvref_t<A>> ||
+                  detail::is_fixed_read_v<std::remove_cvref_t<A>>)&&... &&
                  true),
                 "ferry::launch_blocks: ferry::around is not supported in block launches yet; pass "
                 "the container read-only (std::as_const(v)) and take view::around(centre, s) in "

@@ -6,6 +6,7 @@
 //     trivially copyable aggregate, std::array)
 //   const container / span<const T> / read(c)    view<const T>            yes          never
 //   around(c, stencil<N>)                        neighbourhood<const T,N> yes          never
+//   read<K>(c) / slices<K>(c)                    view<const T> of K       yes          never
 //   partitioning strategy (elementwise(c), ...)  this thread's part       yes*         yes
 //   sum(x) / min(x) / max(x) / reduce(x, ...)    reducer<T, Op>           identity     result
 //   atomic_add(c)                                atomic_accessor<T>       yes          yes
@@ -185,6 +186,82 @@ auto elementwise(C&& c) {
   return elementwise_read_t<detail::read_element_t<C>>{detail::read_span(c)};
 }
 
+/// A read-only argument of compile-time extent: the kernel receives `ferry::view<const T>` of K
+/// elements of buf, which the launch proved inside buf once, on the host, before anything runs.
+/// Since the view's extent is the constant K, its checks fold wherever the kernel's indices are
+/// known in range (constants after unrolling, a thread's position in a block of compile-time
+/// shape): a kernel pays no check the compiler cannot prove, where a `ferry::view<const T>` of
+/// the whole container compares every window with its run-time size. Made by ferry::read<K>(c)
+/// (Sliced false: every point reads c[0, K)) and ferry::slices<K>(c) (Sliced true: a point reads
+/// the slice c[s·K, s·K + K) of its outermost coordinate s: i of a 1D space, j of 2D, k of 3D).
+///
+/// Shapes: T the element type (a kernel value, as for ferry::read); K >= 1 elements.
+template <class T, index K, bool Sliced>
+struct fixed_read_t {
+  static_assert(K >= 1, "ferry::read<K> / ferry::slices<K>: K is the number of elements a "
+                        "thread reads and must be >= 1");
+  using value_type = T;
+  static constexpr index length = K;
+  static constexpr bool sliced = Sliced;
+  std::span<const T> buf;
+};
+/// ferry::slices<K>(c): see fixed_read_t.
+template <class T, index K>
+using slices_t = fixed_read_t<T, K, true>;
+
+/// The first K elements of c (a container or span, read-only), as a `ferry::view<const T>` whose
+/// extent is the compile-time constant K; see fixed_read_t. The launch checks once that c holds
+/// at least K elements, so indices the compiler knows to be below K carry no check in the
+/// kernel (those it cannot bound are still checked, against the constant). For small tables
+/// every thread reads, such as a basis or a filter's coefficients. Example, a 12-entry table
+/// read by the first 12 threads of each block:
+///
+///   ferry::launch_blocks({}, ferry::blocks<16>(ferry::range{n}), kernel, ..., ferry::read<12>(b));
+///   //  phase: [] FERRY_KERNEL(const ferry::block_thread<ferry::index>& th, ...,
+///   //                         ferry::view<const double> b) { if (th.local < 12) ... b[th.local] }
+///
+/// Errors (thrown by the launch, before anything is copied or run): launch_error "argument
+/// <pos> (read-only fixed extent): the kernel reads the first K elements but the buffer has n
+/// elements" when c is shorter than K (a launch over an empty space runs nothing and is not
+/// refused). c must be a named container or a borrowed view (std::span): a temporary owning
+/// container is rejected at compile time, as for ferry::read(c); so is K < 1.
+template <index K, class C>
+requires detail::readable_array<C>
+auto read(C&& c) {
+  detail::check_not_temporary<C>();
+  return fixed_read_t<detail::read_element_t<C>, K, false>{detail::read_span(c)};
+}
+
+/// Read-only slices of c (a container or span, of const or writable elements: the kernel only
+/// reads them): the thread at a point whose outermost coordinate is s (i of a 1D space, j of a
+/// 2D one, k of a 3D one) receives the K elements c[s·K, s·K + K) as a `ferry::view<const T>`
+/// of constant extent K; see fixed_read_t. Every point of one layer (one s) reads the same slice:
+/// the per-element data of a partial-assembly kernel (an element's dofs, its quadrature data),
+/// read by all the threads that work on that element. The launch checks once, on the host, that
+/// every slice of the space lies inside c, so indices the compiler knows to be below K carry no
+/// check. In ferry::launch_blocks, a padding thread past the end of the space along the
+/// outermost dimension (block_thread::inside false) reads the last slice of the space instead
+/// of one past it: any read it makes lies inside c. Example, the dofs of element e, 27 per
+/// element, over range3d{3, 3, ne}:
+///
+///   ferry::launch({}, ferry::range3d{3, 3, ne},
+///       [] FERRY_KERNEL(ferry::index3 p, double& y, ferry::view<const double> xe) {
+///         y = xe[p.i + 3 * p.j] + xe[p.i + 3 * p.j + 9] + xe[p.i + 3 * p.j + 18];
+///       }, ferry::elementwise(y), ferry::slices<27>(x));
+///
+/// Errors (thrown by the launch, before anything is copied or run): launch_error "argument
+/// <pos> (read-only slices): the index space's slices [b, e) of K elements reach elements
+/// [b·K, e·K - 1] but the buffer has n elements" when the last slice ends past c; a launch_error
+/// too when the outermost begin bound is negative or e·K overflows ferry::index. A launch over an
+/// empty space runs nothing and is not refused. c must be a named container or a borrowed view
+/// (std::span): a temporary owning container is rejected at compile time; so is K < 1.
+template <index K, class C>
+requires detail::readable_array<C>
+auto slices(C&& c) {
+  detail::check_not_temporary<C>();
+  return slices_t<detail::read_element_t<C>, K>{detail::read_span(c)};
+}
+
 /// Read-only stencil over several arrays: `ferry::around(s, a0, a1, ...)` gives the thread at
 /// each point of a launch the ferry::neighbourhoods<const T, N, M> of the M arrays around one
 /// centre, read at the same stencil s: array m's element k is a_m[c + s.offset(k)]. The centre
@@ -300,6 +377,13 @@ template <class T>
 inline constexpr bool is_elementwise_read_v<elementwise_read_t<T>> = true;
 template <class T, int N, int M, bool I>
 inline constexpr bool is_around_v<around_n_t<T, N, M, I>> = true;
+template <class T, index K, bool S>
+inline constexpr bool is_around_v<fixed_read_t<T, K, S>> = true;
+/// Whether D is a read-only argument of compile-time extent (ferry::read<K>, ferry::slices<K>).
+template <class D>
+inline constexpr bool is_fixed_read_v = false;
+template <class T, index K, bool S>
+inline constexpr bool is_fixed_read_v<fixed_read_t<T, K, S>> = true;
 /// Whether D is a ferry::around argument over several arrays (around_n_t).
 template <class D>
 inline constexpr bool is_around_n_v = false;
@@ -736,7 +820,8 @@ struct one_read_buffer {
 /// range for every point of the space before the launch runs: the accesses carry no check.
 template <class A, class Space>
 requires(!is_around_n_v<std::remove_cvref_t<A>> &&
-         !is_elementwise_read_v<std::remove_cvref_t<A>>) struct arg_map<A, Space,
+         !is_elementwise_read_v<std::remove_cvref_t<A>> &&
+         !is_fixed_read_v<std::remove_cvref_t<A>>) struct arg_map<A, Space,
                                                                         arg_kind::neighbourhood>
     : one_read_buffer<std::remove_cvref_t<A>> {
   using D = std::remove_cvref_t<A>;
@@ -861,6 +946,116 @@ struct arg_map<A, Space, arg_kind::neighbourhood> : one_read_buffer<std::remove_
     return bound{static_cast<const T*>(mapped[0]), ni, nj};
   }
   static const char* describe() { return "read-only element"; }
+};
+
+/// The outermost coordinate of a point: i (1D), j (2D), k (3D); and of a space, its bounds along
+/// that dimension. What ferry::slices<K> cuts by.
+FERRY_HOST_DEVICE FERRY_INLINE constexpr index outermost(index i) {
+  return i;
+}
+FERRY_HOST_DEVICE FERRY_INLINE constexpr index outermost(index2 x) {
+  return x.j;
+}
+FERRY_HOST_DEVICE FERRY_INLINE constexpr index outermost(index3 x) {
+  return x.k;
+}
+inline constexpr index outermost_begin(const range& s) {
+  return s.begin;
+}
+inline constexpr index outermost_begin(const range2d& s) {
+  return s.begin_j;
+}
+inline constexpr index outermost_begin(const range3d& s) {
+  return s.begin_k;
+}
+inline constexpr index outermost_end(const range& s) {
+  return s.end;
+}
+inline constexpr index outermost_end(const range2d& s) {
+  return s.end_j;
+}
+inline constexpr index outermost_end(const range3d& s) {
+  return s.end_k;
+}
+
+/// Read-only arguments of compile-time extent (ferry::read<K>, ferry::slices<K>; fixed_read_t):
+/// one read region; the thread at point x receives `view<const T>` of the K elements from 0
+/// (read<K>) or from K times x's outermost coordinate (slices<K>), which check() proves inside
+/// the buffer for every point of the space before the launch runs. The view's extent is the
+/// constant K, so the kernel's checks fold wherever its indices are known below K.
+template <class A, class Space>
+requires is_fixed_read_v<std::remove_cvref_t<A>>
+struct arg_map<A, Space, arg_kind::neighbourhood> : one_read_buffer<std::remove_cvref_t<A>> {
+  using D = std::remove_cvref_t<A>;
+  using T = typename D::value_type;
+  static constexpr index K = D::length;
+  /// Whether check(a, s) returns "" (the same conditions), without building a message. Slices:
+  /// the space's slices are [b, e) along its outermost dimension (every one is some point's:
+  /// the space is a box), so they lie inside the buffer iff b >= 0 and e·K <= n (e·K not
+  /// overflowing). read<K>: K <= n.
+  static bool ok(const D& a, const Space& s) {
+    if (!index_space_ok(s)) return false;
+    if (s.size() == 0) return true;
+    if constexpr (D::sliced) {
+      index hi = 0;
+      return outermost_begin(s) >= 0 && mul(outermost_end(s), K, hi) && hi <= length(a.buf);
+    } else {
+      return K <= length(a.buf);
+    }
+  }
+  /// "" if every point's K elements lie inside the buffer, else the reason.
+  static std::string check(const D& a, const Space& s) {
+    if (ok(a, s)) return {};
+    if (std::string m = check_index_space(s); !m.empty()) return m;
+    const std::string n = std::to_string(length(a.buf));
+    if constexpr (D::sliced) {
+      const index b = outermost_begin(s), e = outermost_end(s);
+      if (b < 0)
+        return "slices need the index space's outermost begin bound >= 0 (it is " +
+               std::to_string(b) + ")";
+      index hi = 0;
+      if (!mul(e, K, hi))
+        return "the index arithmetic of these slices overflows a 64-bit index for this index "
+               "space";
+      return "the index space's slices [" + std::to_string(b) + ", " + std::to_string(e) +
+             ") of " + std::to_string(K) + " elements reach elements [" + std::to_string(b * K) +
+             ", " + std::to_string(hi - 1) + "] but the buffer has " + n + " elements";
+    } else {
+      return "the kernel reads the first " + std::to_string(K) + " elements but the buffer has " +
+             n + " elements";
+    }
+  }
+  struct bound {
+    const T* p;  // the mapped buffer
+    index last;  // slices: the space's last slice (outermost end - 1), where padding reads
+    using state = char;
+    template <class I>
+    FERRY_HOST_DEVICE FERRY_INLINE view<const T> get(const I& idx, state&) const {
+      if constexpr (D::sliced) {
+        // A block launch's padding threads past the end read the last slice (check() proved
+        // it inside the buffer); every point of the space is at or below it.
+        const index s = outermost(idx);
+        return view<const T>(p + K * (s < last ? s : last), K);
+      } else {
+        (void)idx;
+        return view<const T>(p, K);
+      }
+    }
+    /// The base address, passed again as a restrict parameter (core/restrict.hpp).
+    FERRY_HOST_DEVICE FERRY_INLINE const T* restrict_base() const { return p; }
+    /// The same views of q (== restrict_base()).
+    FERRY_HOST_DEVICE FERRY_INLINE bound rebased(const T* q) const {
+      bound b = *this;
+      b.p = q;
+      return b;
+    }
+  };
+  static bound bind(const D&, const Space& s, void* const* mapped) {
+    return bound{static_cast<const T*>(mapped[0]), outermost_end(s) - 1};
+  }
+  static const char* describe() {
+    return D::sliced ? "read-only slices" : "read-only fixed extent";
+  }
 };
 
 /// Read-only stencil over M arrays (ferry::around(s, a0, a1, ...), around_n_t): M read regions
