@@ -594,6 +594,8 @@ FERRY_HOST_DEVICE FERRY_INLINE void call_phase(const P& p,
                                                int slot, const Bound& b, States& as,
                                                std::index_sequence<S...>, std::index_sequence<N...>,
                                                unsigned* fault) {
+  static_cast<void>(smem);  // unused by a kernel without shared arrays
+  static_cast<void>(slot);
   p.f(th, st, shared_arg<Blocked, Kernel, S, P>(smem, slot, fault)...,
       with_fault_flag(std::get<N>(b).get(th.global, std::get<N>(as)), fault)...);
 }

@@ -16,6 +16,7 @@
 //   * an index past K (or negative) in the kernel is still a bounds error on the host backends,
 //     named after the argument, even where the buffer itself holds more elements.
 // Compile-time rules (temporaries, K < 1, pointer elements): tests/compile_fail/launch.
+#include <cstdint>
 #include <limits>
 #include <span>
 #include <string>
@@ -73,6 +74,19 @@ void table_1d(std::vector<double>& out, const std::vector<double>& t, index lo, 
         o = tv[i % kr] + 0.25 * tv[kr - 1] + 1000.0 * static_cast<double>(tv.size() - kr);
       },
       ferry::elementwise(out), ferry::read<kr>(t));
+}
+
+/// out[i] = t[i % kr] over [0, n), and t[kr + i] += 1 (t's elements past the table, written in
+/// the same launch through a second, writable argument over the same vector).
+void table_and_tail(std::vector<double>& out, std::span<double> tail,
+                    std::span<const double> table, index n) {
+  ferry::launch(
+      {.name = "table_and_tail"}, ferry::range{n},
+      [] FERRY_KERNEL(index i, double& o, double& x, ferry::view<const double> tv) {
+        o = tv[i % kr];
+        x += 1.0;
+      },
+      ferry::elementwise(out), ferry::elementwise(tail), ferry::read<kr>(table));
 }
 
 /// out at i + nx * j = t[(i + 2 j) % kr] - t[0] over range2d{bi, nx, bj, ej}; a span.
@@ -696,6 +710,28 @@ TEST_P(fixed_read_test, copied_in_only_and_taken_from_a_resident_copy) {
     for (index i = 0; i < n; ++i)
       EXPECT_EQ(at(out1, i), at(c, i * ks) + 2.0 * at(c, i * ks + 1) + 4.0 * at(c, i * ks + 2));
   }
+}
+
+// read<K> maps the K elements it reads, not the whole container: a long table moves only its
+// first K elements host->device, and a writable argument over the elements past them is no
+// overlap (slices<K> maps the whole container: its slices depend on the space).
+TEST_P(fixed_read_test, read_k_maps_only_its_k_elements) {
+  const index n = 16, len = kr + n;
+  std::vector<double> t = pattern(len, 22);
+  const std::vector<double> t0 = t;
+  std::vector<double> out(static_cast<std::size_t>(n), -7.0);
+  const ferry::statistics before = ferry::stats();
+  table_and_tail(out, std::span<double>(t).subspan(kr), std::span<const double>(t).first(len), n);
+  const ferry::statistics after = ferry::stats();
+  for (index i = 0; i < n; ++i) {
+    EXPECT_EQ(at(out, i), at(t0, i % kr)) << i;
+    EXPECT_EQ(at(t, kr + i), at(t0, kr + i) + 1.0) << i;
+  }
+  for (index i = 0; i < kr; ++i) EXPECT_EQ(at(t, i), at(t0, i)) << "the table changed";
+  if (separate_memory(backend()))
+    EXPECT_EQ(after.h2d.bytes - before.h2d.bytes,
+              static_cast<std::uint64_t>((kr + n + n) * index{sizeof(double)}))
+        << "the table's first kr elements, the tail and out, nothing else";
 }
 
 TEST_P(fixed_read_test, a_ferry_array_is_read_without_copying_it_back) {

@@ -15,6 +15,7 @@
 //   (* not for write_only(...))
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <span>
 #include <string>
@@ -213,7 +214,9 @@ using slices_t = fixed_read_t<T, K, true>;
 /// extent is the compile-time constant K; see fixed_read_t. The launch checks once that c holds
 /// at least K elements, so indices the compiler knows to be below K carry no check in the
 /// kernel (those it cannot bound are still checked, against the constant). For small tables
-/// every thread reads, such as a basis or a filter's coefficients. Example, a 12-entry table
+/// every thread reads, such as a basis or a filter's coefficients. Only those K elements are
+/// mapped: copied host->device (or found resident), and checked for overlap with the launch's
+/// written arguments. Example, a 12-entry table
 /// read by the first 12 threads of each block:
 ///
 ///   ferry::launch_blocks({}, ferry::blocks<16>(ferry::range{n}), kernel, ..., ferry::read<12>(b));
@@ -989,6 +992,15 @@ struct arg_map<A, Space, arg_kind::neighbourhood> : one_read_buffer<std::remove_
   using D = std::remove_cvref_t<A>;
   using T = typename D::value_type;
   static constexpr index K = D::length;
+  /// The memory the launch maps, copies and checks for aliasing: read<K>, the first K elements
+  /// (all of a shorter buffer, which check() refuses); slices<K>, the whole buffer (the slices
+  /// a launch reads depend on its space, which the regions do not see).
+  static std::array<region, 1> get_regions(const D& a) {
+    if constexpr (D::sliced)
+      return {region_of(a.buf, access::read)};
+    else
+      return {region_of(a.buf.first(std::min<std::size_t>(a.buf.size(), K)), access::read)};
+  }
   /// Whether check(a, s) returns "" (the same conditions), without building a message. Slices:
   /// the space's slices are [b, e) along its outermost dimension (every one is some point's:
   /// the space is a box), so they lie inside the buffer iff b >= 0 and e·K <= n (e·K not
