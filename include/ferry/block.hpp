@@ -683,7 +683,8 @@ consteval bool check_phase() {
       "phase writes the array (ferry::writes<...>), else a read-only view of the whole "
       "array (ferry::view<const T>, view2d<const T> or view3d<const T> for a 1D, 2D or "
       "3D block; a flat ferry::view<const T> for K > 1), then the launch's read-only and by-value "
-      "arguments in order (partitioned ones go to finish only)). A phase may not read "
+      "arguments in order (ferry::view<const T> for a read-only container, read<K> or "
+      "slices<K>; partitioned ones go to finish only)). A phase may not read "
       "a shared array it writes, nor write one it does not name in writes<...>: that "
       "is what keeps threads of a block from racing");
   static_assert(
