@@ -451,8 +451,9 @@ TEST_P(fixed_read_test, slices_in_3d_are_cut_along_k) {
     for (index j = 0; j < ny; ++j)
       for (index i = 0; i < nx; ++i) {
         const bool inside = i >= bi && j >= bj && k >= bk && k < ek;
-        const double ref = at(c, k * ks + (i + j) % ks) + 10.0 * at(c, k * ks);
-        EXPECT_EQ(at(out, i + nx * (j + ny * k)), inside ? ref : -7.0)
+        // The reference reads c only for points of the space (k = 5 has no slice in c).
+        const double ref = inside ? at(c, k * ks + (i + j) % ks) + 10.0 * at(c, k * ks) : -7.0;
+        EXPECT_EQ(at(out, i + nx * (j + ny * k)), ref)
             << "point (" << i << ", " << j << ", " << k << ")";
       }
 }
