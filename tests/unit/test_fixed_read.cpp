@@ -78,8 +78,8 @@ void table_1d(std::vector<double>& out, const std::vector<double>& t, index lo, 
 
 /// out[i] = t[i % kr] over [0, n), and t[kr + i] += 1 (t's elements past the table, written in
 /// the same launch through a second, writable argument over the same vector).
-void table_and_tail(std::vector<double>& out, std::span<double> tail,
-                    std::span<const double> table, index n) {
+void table_and_tail(std::vector<double>& out, std::span<double> tail, std::span<const double> table,
+                    index n) {
   ferry::launch(
       {.name = "table_and_tail"}, ferry::range{n},
       [] FERRY_KERNEL(index i, double& o, double& x, ferry::view<const double> tv) {

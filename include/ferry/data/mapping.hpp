@@ -199,8 +199,9 @@ auto elementwise(C&& c) {
 /// Shapes: T the element type (a kernel value, as for ferry::read); K >= 1 elements.
 template <class T, index K, bool Sliced>
 struct fixed_read_t {
-  static_assert(K >= 1, "ferry::read<K> / ferry::slices<K>: K is the number of elements a "
-                        "thread reads and must be >= 1");
+  static_assert(K >= 1,
+                "ferry::read<K> / ferry::slices<K>: K is the number of elements a "
+                "thread reads and must be >= 1");
   using value_type = T;
   static constexpr index length = K;
   static constexpr bool sliced = Sliced;
@@ -822,10 +823,8 @@ struct one_read_buffer {
 /// neighbourhood of the buffer around x's dense position (around_t), which check() proves in
 /// range for every point of the space before the launch runs: the accesses carry no check.
 template <class A, class Space>
-requires(!is_around_n_v<std::remove_cvref_t<A>> &&
-         !is_elementwise_read_v<std::remove_cvref_t<A>> &&
-         !is_fixed_read_v<std::remove_cvref_t<A>>) struct arg_map<A, Space,
-                                                                        arg_kind::neighbourhood>
+requires(!is_around_n_v<std::remove_cvref_t<A>> && !is_elementwise_read_v<std::remove_cvref_t<A>> &&
+         !is_fixed_read_v<std::remove_cvref_t<A>>) struct arg_map<A, Space, arg_kind::neighbourhood>
     : one_read_buffer<std::remove_cvref_t<A>> {
   using D = std::remove_cvref_t<A>;
   using T = typename D::value_type;
@@ -1029,9 +1028,9 @@ struct arg_map<A, Space, arg_kind::neighbourhood> : one_read_buffer<std::remove_
       if (!mul(e, K, hi))
         return "the index arithmetic of these slices overflows a 64-bit index for this index "
                "space";
-      return "the index space's slices [" + std::to_string(b) + ", " + std::to_string(e) +
-             ") of " + std::to_string(K) + " elements reach elements [" + std::to_string(b * K) +
-             ", " + std::to_string(hi - 1) + "] but the buffer has " + n + " elements";
+      return "the index space's slices [" + std::to_string(b) + ", " + std::to_string(e) + ") of " +
+             std::to_string(K) + " elements reach elements [" + std::to_string(b * K) + ", " +
+             std::to_string(hi - 1) + "] but the buffer has " + n + " elements";
     } else {
       return "the kernel reads the first " + std::to_string(K) + " elements but the buffer has " +
              n + " elements";

@@ -170,7 +170,7 @@ void rep(CONVECTION3DPA& k) {
                 for (int s = 0; s < 2; ++s)
                   if (t + plane * s < nbasis) basis[s] = basis_value(b, g, bt, t + plane * s);
                 if (tx < d1 && ty < d1) {
-                  column u{};  // zeros for the elements past NE
+                  column u{};                              // zeros for the elements past NE
                   if (th.inside) load_x(x, 0, tx, ty, u);  // x: X_e (slices<27>)
                   store<1, d1>(w, u);
                 }
@@ -196,10 +196,10 @@ void rep(CONVECTION3DPA& k) {
           ferry::phase(ferry::writes<2>,
                        [] FERRY_KERNEL(const thread& th, increments&, cview basis, cview in, own2 w,
                                        cview, cview, cview, cview d, cview, Index_type ne) {
-                         column u{};  // zeros for the elements past NE
+                         column u{};            // zeros for the elements past NE
                          if (th.global.k < ne)  // d: D_e (slices<192>), so element 0 of d
-                           dg(basis, in, d, 0, element_at(th),
-                              static_cast<int>(th.local.i), static_cast<int>(th.local.j), u);
+                           dg(basis, in, d, 0, element_at(th), static_cast<int>(th.local.i),
+                              static_cast<int>(th.local.j), u);
                          store<1, q1>(w, u);
                        }),
           ferry::phase(ferry::writes<1>,

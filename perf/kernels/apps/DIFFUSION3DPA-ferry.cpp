@@ -11,9 +11,11 @@
 // zeros. ferry_A and ferry_B read the global arrays through arguments of compile-time extent,
 // which the launch proves in range once: the basis tables as ferry::read<12>, and each element's
 // X_e and D_e as ferry::slices<27> and ferry::slices<384> (the slice of the thread's element,
-// its global.k); the kernel's indices into them are bounded by the block shape and the unrolled
-// loops, so their checks fold (perf/NOTES.md, "Read-only arguments of compile-time extent"). `finish` adds a thread's column to Y through tiles3d (Y seen as a 3 x 3 x 3NE array;
-// thread (dx, dy, e) owns the box 1 x 1 x 3 at (dx, dy, 3e)).
+// its global.k); where the block shape and the unrolled loops bound the kernel's indices into
+// them, their checks fold (X_e's window, bounded only by a branch, still compares) (perf/NOTES.md,
+// "Read-only arguments of compile-time extent"). `finish` adds a thread's column to Y through
+// tiles3d (Y seen as a 3 x 3 x 3NE array; thread (dx, dy, e) owns the box 1 x 1 x 3 at (dx, dy,
+// 3e)).
 //
 // Each stage is a ferry::shared<Real_type, 12>: thread t = tx + 4ty + 16tz owns slots
 // t + k·(16BZ), so entry [c][z][y][x] of element tz lies at x + 4y + 16tz + 16BZ·(4c + z): the
@@ -205,10 +207,10 @@ void rep(DIFFUSION3DPA& k) {
           ferry::phase(ferry::writes<2>,
                        [] FERRY_KERNEL(const thread& th, increments&, cview basis, cview in,
                                        own_column w, cview, cview, cview d, cview, Index_type ne) {
-                         column u{};  // zeros for the elements past NE
+                         column u{};            // zeros for the elements past NE
                          if (th.global.k < ne)  // d: D_e (slices<384>), so element 0 of d
-                           flux(basis, in, d, 0, element_at(th),
-                                static_cast<int>(th.local.i), static_cast<int>(th.local.j), u);
+                           flux(basis, in, d, 0, element_at(th), static_cast<int>(th.local.i),
+                                static_cast<int>(th.local.j), u);
                          store<channels, q1>(w, u);
                        }),
           ferry::phase(ferry::writes<1>,
