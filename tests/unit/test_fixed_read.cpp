@@ -729,10 +729,11 @@ TEST_P(fixed_read_test, read_k_maps_only_its_k_elements) {
     EXPECT_EQ(at(t, kr + i), at(t0, kr + i) + 1.0) << i;
   }
   for (index i = 0; i < kr; ++i) EXPECT_EQ(at(t, i), at(t0, i)) << "the table changed";
-  if (separate_memory(backend()))
+  if (separate_memory(backend())) {
     EXPECT_EQ(after.h2d.bytes - before.h2d.bytes,
               static_cast<std::uint64_t>((kr + n + n) * index{sizeof(double)}))
         << "the table's first kr elements, the tail and out, nothing else";
+  }
 }
 
 TEST_P(fixed_read_test, a_ferry_array_is_read_without_copying_it_back) {

@@ -950,8 +950,7 @@ struct arg_map<A, Space, arg_kind::neighbourhood> : one_read_buffer<std::remove_
   static const char* describe() { return "read-only element"; }
 };
 
-/// The outermost coordinate of a point: i (1D), j (2D), k (3D); and of a space, its bounds along
-/// that dimension. What ferry::slices<K> cuts by.
+/// The outermost coordinate of a point: i (1D), j (2D), k (3D). What ferry::slices<K> cuts by.
 FERRY_HOST_DEVICE FERRY_INLINE constexpr index outermost(index i) {
   return i;
 }
@@ -961,23 +960,15 @@ FERRY_HOST_DEVICE FERRY_INLINE constexpr index outermost(index2 x) {
 FERRY_HOST_DEVICE FERRY_INLINE constexpr index outermost(index3 x) {
   return x.k;
 }
-inline constexpr index outermost_begin(const range& s) {
-  return s.begin;
-}
-inline constexpr index outermost_begin(const range2d& s) {
-  return s.begin_j;
-}
-inline constexpr index outermost_begin(const range3d& s) {
-  return s.begin_k;
-}
-inline constexpr index outermost_end(const range& s) {
-  return s.end;
-}
-inline constexpr index outermost_end(const range2d& s) {
-  return s.end_j;
-}
-inline constexpr index outermost_end(const range3d& s) {
-  return s.end_k;
+/// A space's begin and end bounds along its outermost dimension (those outermost() ranges over).
+template <class Space>
+constexpr std::pair<index, index> outermost_bounds(const Space& s) {
+  if constexpr (Space::rank == 1)
+    return {s.begin, s.end};
+  else if constexpr (Space::rank == 2)
+    return {s.begin_j, s.end_j};
+  else
+    return {s.begin_k, s.end_k};
 }
 
 /// Read-only arguments of compile-time extent (ferry::read<K>, ferry::slices<K>; fixed_read_t):
@@ -1008,8 +999,9 @@ struct arg_map<A, Space, arg_kind::neighbourhood> : one_read_buffer<std::remove_
     if (!index_space_ok(s)) return false;
     if (s.size() == 0) return true;
     if constexpr (D::sliced) {
+      const auto [b, e] = outermost_bounds(s);
       index hi = 0;
-      return outermost_begin(s) >= 0 && mul(outermost_end(s), K, hi) && hi <= length(a.buf);
+      return b >= 0 && mul(e, K, hi) && hi <= length(a.buf);
     } else {
       return K <= length(a.buf);
     }
@@ -1020,7 +1012,7 @@ struct arg_map<A, Space, arg_kind::neighbourhood> : one_read_buffer<std::remove_
     if (std::string m = check_index_space(s); !m.empty()) return m;
     const std::string n = std::to_string(length(a.buf));
     if constexpr (D::sliced) {
-      const index b = outermost_begin(s), e = outermost_end(s);
+      const auto [b, e] = outermost_bounds(s);
       if (b < 0)
         return "slices need the index space's outermost begin bound >= 0 (it is " +
                std::to_string(b) + ")";
@@ -1062,7 +1054,7 @@ struct arg_map<A, Space, arg_kind::neighbourhood> : one_read_buffer<std::remove_
     }
   };
   static bound bind(const D&, const Space& s, void* const* mapped) {
-    return bound{static_cast<const T*>(mapped[0]), outermost_end(s) - 1};
+    return bound{static_cast<const T*>(mapped[0]), outermost_bounds(s).second - 1};
   }
   static const char* describe() {
     return D::sliced ? "read-only slices" : "read-only fixed extent";
