@@ -44,8 +44,8 @@ void throw_neighbourhood_failure(const void* base, index centre, index lowest, i
                                ")");
 }
 
-void throw_stencil_index_failure(index k, index n) {
-  throw bounds_error("", "stencil offset index " + std::to_string(k) + " out of bounds [0, " +
+void throw_value_index_failure(const char* what, index k, index n) {
+  throw bounds_error("", std::string(what) + " index " + std::to_string(k) + " out of bounds [0, " +
                              std::to_string(n) + ")");
 }
 

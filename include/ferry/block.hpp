@@ -114,32 +114,6 @@ struct block_thread {
 
 // --- declarations of the kernel: shared arrays, phases, repeat, finish -------------------------
 
-namespace detail {
-template <class T>
-constexpr bool holds_array();
-template <class... Fs>
-constexpr bool any_array_field(type_list<Fs...>) {
-  return (holds_array<std::remove_cvref_t<Fs>>() || ... || false);
-}
-/// Whether kernel value T is or holds, at some depth, a C array or std::array (whose
-/// operator[] checks no index). False for types that are not kernel values (another rule
-/// rejects them), std::complex, and trusted types (trust_as_kernel_value: their promise).
-template <class T>
-constexpr bool holds_array() {
-  using U = std::remove_cv_t<T>;
-  if constexpr (std::is_array_v<U> || is_std_array<U>::value) {
-    return true;
-  } else if constexpr (!std::is_class_v<U> || is_std_complex<U>::value ||
-                       trust_as_kernel_value<U>::value) {
-    return false;
-  } else if constexpr (verdict_of<U>() != kernel_value_verdict::ok) {
-    return false;
-  } else {
-    return any_array_field(field_types<U>{});
-  }
-}
-}  // namespace detail
-
 /// A block-shared array of T with K slots per thread of the block (K = 1: one per thread).
 ///
 /// K = 1: a phase that writes it (ferry::writes<k>) receives `T&`, the slot at the thread's own
@@ -155,7 +129,8 @@ constexpr bool holds_array() {
 /// T follows the by-value rule (ARCHITECTURE section 1): no pointers or handles. T holds no
 /// array (C array or std::array) at any depth: indexing it is unchecked, so a thread's own slot
 /// `s[4]` of a 4-element array would be the next thread's slot (a race) or past the storage;
-/// K slots per thread (own_slots, checked) are the form for several values per thread.
+/// K slots per thread (own_slots, checked) or a ferry::checked_array<U, N> slot (checked
+/// operator[]) are the forms for several values per thread.
 template <class T, int K = 1>
 struct shared {
   static_assert(std::is_trivially_copyable_v<T> && !std::is_pointer_v<T> && is_kernel_value_v<T>,
@@ -167,7 +142,8 @@ struct shared {
                 "array or std::array, at some depth), whose operator[] checks no index and "
                 "reaches the slots of other threads; for several values per thread use "
                 "ferry::shared<T, K> (a writing phase gets ferry::own_slots<T, K>, "
-                "bounds-checked), or a struct of named members");
+                "bounds-checked), ferry::checked_array<T, N> slots (checked operator[]), or a "
+                "struct of named members");
   static_assert(alignof(T) <= 16, "ferry::shared: element alignment above 16 bytes is unsupported");
   static_assert(K >= 1,
                 "ferry::shared: a block-shared array holds at least one slot per thread "
@@ -397,9 +373,16 @@ constexpr auto block_kernel(Steps... steps) {
   static_assert(std::is_trivially_copyable_v<State> && is_kernel_value_v<State> &&
                     std::is_default_constructible_v<State>,
                 "ferry::block_kernel: the per-thread state must be a default-constructible kernel "
-                "value (arithmetic, std::array, or a pointer-free trivially copyable aggregate): "
+                "value (arithmetic, ferry::checked_array, or a pointer-free trivially copyable "
+                "aggregate): "
                 "it lives in registers, and a pointer in it could keep a shared slot or host "
                 "address across phases");
+  static_assert(!detail::holds_array<State>(),
+                "ferry::block_kernel: the per-thread state holds an array (a C array or "
+                "std::array, at some depth), whose operator[] checks no index: an index past "
+                "its end would write past the thread's state. Use ferry::checked_array<T, N> "
+                "(the same layout and initialisation, with a checked operator[]) for "
+                "array-valued state");
   static_assert(((detail::is_phase_v<Steps> || detail::is_repeat_v<Steps> ||
                   detail::is_finish_v<Steps>)&&... &&
                  true),

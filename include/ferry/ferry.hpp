@@ -10,6 +10,7 @@
 
 #include "ferry/block.hpp"
 #include "ferry/core/backend.hpp"
+#include "ferry/core/checked_array.hpp"
 #include "ferry/core/config.hpp"
 #include "ferry/core/error.hpp"
 #include "ferry/core/index_space.hpp"

@@ -1,4 +1,4 @@
-// A pointer nested two structs deep, inside a std::array, is still found by ferry's field
+// A pointer nested two structs deep, inside a ferry::checked_array, is still found by ferry's field
 // reflection, and launch rejects the argument with its own diagnostic.
 #include <ferry/ferry.hpp>
 
@@ -15,7 +15,7 @@ struct cell {
 };
 struct mesh_params {
   double h;
-  std::array<cell, 4> cells;
+  ferry::checked_array<cell, 4> cells;
 };
 
 void run(std::vector<double>& out, const mesh_params& m) {

@@ -149,6 +149,20 @@ void read_from_empty_view() {
       ferry::elementwise(y), empty);
 }
 
+/// A ferry::checked_array element indexed one past its end in a writable element: the check
+/// traps at the access (a value has no fault flag), so the write never reaches the next
+/// thread's element, and the launch fails.
+void checked_array_index_past_end() {
+  std::vector<ferry::checked_array<double, 3>> v(64);
+  ferry::launch(
+      {.name = "checked_array_index_past_end"}, ferry::range{64},
+      [] FERRY_KERNEL(ferry::index i, ferry::checked_array<double, 3> & x) {
+        x[i % 3] = 1.0;
+        if (i == 5) x[3] = 7.0;
+      },
+      ferry::elementwise(v));
+}
+
 /// An empty window of a writable chunk, written: the write goes to ferry's sink, never past the
 /// window (into the neighbouring chunk), and the launch fails.
 void write_through_empty_subview() {
@@ -847,6 +861,12 @@ TEST(cuda_device_death, around_index_past_n_raises_device_error_naming_the_kerne
 TEST(cuda_device_death, read_from_an_empty_view_raises_device_error_naming_the_kernel) {
   REQUIRE_GPU();
   expect_device_error(read_from_empty_view, "caught: ferry: read_from_empty_view: ");
+}
+
+TEST(cuda_device_death, checked_array_index_past_end_raises_device_error_naming_the_kernel) {
+  REQUIRE_GPU();
+  expect_device_error(checked_array_index_past_end,
+                      "caught: ferry: checked_array_index_past_end: ");
 }
 
 TEST(cuda_device_death, write_through_an_empty_subview_raises_device_error) {

@@ -57,7 +57,7 @@ using ferry_test::on_backend;
 /// An element type aligned (and sized) to A bytes; its value is v[0].
 template <std::size_t A>
 struct alignas(A) blob {
-  double v[A / sizeof(double)];
+  ferry::checked_array<double, A / sizeof(double)> v;
 };
 
 FERRY_HOST_DEVICE inline double value_of(const double& d) {

@@ -66,8 +66,9 @@ struct three_shorts {
   std::int16_t a, b, c;
 };
 struct five_floats {
-  float f[5];
+  ferry::checked_array<float, 5> f;  // a float[5] would be refused: its indexing is unchecked
 };
+static_assert(sizeof(five_floats) == 20);
 /// Element-wise sums of the odd-sized states (wrapping for the bytes, exact for the rest).
 struct add_odd {
   FERRY_HOST_DEVICE constexpr three_bytes operator()(const three_bytes& x,

@@ -41,12 +41,12 @@ using ferry_test::on_backend;
 /// N bytes (element sizes 1, 2, 4).
 template <std::size_t N>
 struct bytes_t {
-  unsigned char c[N];
+  ferry::checked_array<unsigned char, N> c;
 };
 /// N doubles (element sizes 8, 16, 24, 32, 48).
 template <std::size_t N>
 struct doubles_t {
-  double d[N];
+  ferry::checked_array<double, N> d;
 };
 
 // The update a kernel applies to its element: adds a function of i (applied twice, it adds twice).

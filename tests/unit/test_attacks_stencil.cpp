@@ -57,6 +57,10 @@ static_assert(!ferry::is_kernel_value_v<ferry::neighbourhood<const double, 2>>);
 static_assert(!ferry::is_kernel_value_v<ferry::window<const double, 2>>);
 static_assert(ferry::is_kernel_value_v<weighted_pair>);
 static_assert(ferry::is_kernel_value_v<std::array<ferry::stencil<3>, 2>>);
+// ... but the launch refuses a std::array of them (its indexing is unchecked: the array rule);
+// a checked_array of stencils passes.
+static_assert(ferry::holds_unchecked_array_v<std::array<ferry::stencil<3>, 2>>);
+static_assert(!ferry::holds_unchecked_array_v<ferry::checked_array<ferry::stencil<3>, 2>>);
 
 // --- kernels (free functions: nvcc rejects extended lambdas inside gtest bodies) -------------
 
@@ -71,11 +75,12 @@ void stencil_offset_element(std::vector<index>& out, ferry::stencil<2> s, int k)
 /// out[i] = p.w * (x[i + s.offset(0)] + x[i + s.offset(1)]) with the stencil inside an aggregate,
 /// plus x[i + t[1].offset(0)] from an array of stencils taken by const reference.
 void stencil_in_aggregates(std::vector<double>& out, const std::vector<double>& x,
-                           const weighted_pair& p, const std::array<ferry::stencil<2>, 2>& t) {
+                           const weighted_pair& p,
+                           const ferry::checked_array<ferry::stencil<2>, 2>& t) {
   ferry::launch(
       {.name = "stencil_in_aggregates"}, ferry::range{static_cast<index>(out.size())},
       [] FERRY_KERNEL(index i, double& o, ferry::view<const double> xv, weighted_pair pp,
-                      const std::array<ferry::stencil<2>, 2>& tt) {
+                      const ferry::checked_array<ferry::stencil<2>, 2>& tt) {
         const auto a = xv.around(i, pp.s);
         const auto b = xv.around(i, tt[1]);
         o = pp.w * (a[0] + a[1]) + b[0];
@@ -95,7 +100,7 @@ void around_subview(std::vector<double>& out, const std::vector<double>& x, inde
 
 /// 1 KiB elements: above the device sink's 512 bytes, so a GPU takes around's other branch.
 struct big_cell {
-  double v[128];
+  ferry::checked_array<double, 128> v;
 };
 
 /// out[i] = x[i + s.offset(0)].v[i % 128] - x[i + s.offset(1)].v[127].
@@ -183,7 +188,8 @@ TEST_P(stencil_attacks_test, stencils_in_aggregates_and_arrays_reach_the_kernel)
   for (std::size_t c = 0; c < x.size(); ++c) x[c] = static_cast<double>(c * c);
   std::vector<double> out(7, -1.0);
   const weighted_pair p{0.5, ferry::stencil<2>{0, 3}, 7};
-  const std::array<ferry::stencil<2>, 2> t{ferry::stencil<2>{9, 9}, ferry::stencil<2>{2, 0}};
+  const ferry::checked_array<ferry::stencil<2>, 2> t{ferry::stencil<2>{9, 9},
+                                                     ferry::stencil<2>{2, 0}};
   stencil_in_aggregates(out, x, p, t);
   for (std::size_t i = 0; i < out.size(); ++i)
     EXPECT_EQ(out[i], 0.5 * (x[i] + x[i + 3]) + x[i + 2]) << i;

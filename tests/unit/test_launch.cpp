@@ -174,17 +174,17 @@ void write_only_skipping_odd(std::vector<double>& v) {
 struct coefficients {
   double scale;
   int shift;
-  std::array<double, 2> extra;
+  ferry::checked_array<double, 2> extra;
 };
 
-void with_values(std::vector<double>& out, coefficients c, std::array<double, 3> w, int k,
+void with_values(std::vector<double>& out, coefficients c, ferry::checked_array<double, 3> w, int k,
                  float f) {
   ferry::launch(
       ferry::range{static_cast<index>(out.size())},
-      [] FERRY_KERNEL(index i, double& o, coefficients cc, std::array<double, 3> ww, int kk,
-                      float ff) {
-        o = cc.scale * static_cast<double>(i) + cc.shift + cc.extra[0] - cc.extra[1] +
-            ww[static_cast<std::size_t>(i % 3)] + kk + static_cast<double>(ff);
+      [] FERRY_KERNEL(index i, double& o, coefficients cc, ferry::checked_array<double, 3> ww,
+                      int kk, float ff) {
+        o = cc.scale * static_cast<double>(i) + cc.shift + cc.extra[0] - cc.extra[1] + ww[i % 3] +
+            kk + static_cast<double>(ff);
       },
       ferry::elementwise(out), c, w, k, f);
 }
@@ -424,13 +424,13 @@ TEST_P(launch_test, write_only_kernel_must_write_everything_it_owns) {
   }
 }
 
-TEST_P(launch_test, values_scalar_aggregate_and_std_array) {
+TEST_P(launch_test, values_scalar_aggregate_and_checked_array) {
   const index n = 99;
   const coefficients c{2.0, 3, {0.5, 0.25}};
-  const std::array<double, 3> w{10.0, 20.0, 30.0};
+  const ferry::checked_array<double, 3> w{10.0, 20.0, 30.0};
   std::vector<double> out(n, 0.0), ref(n);
   for (index i = 0; i < n; ++i)
-    ref[i] = 2.0 * i + 3 + 0.5 - 0.25 + w[static_cast<std::size_t>(i % 3)] + 4 + 1.5;
+    ref[i] = 2.0 * i + 3 + 0.5 - 0.25 + w.unsafe_elements[i % 3] + 4 + 1.5;
   with_values(out, c, w, 4, 1.5f);
   EXPECT_EQ(out, ref);
 }

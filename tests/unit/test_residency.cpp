@@ -118,7 +118,7 @@ void sneaky_write(std::vector<double>& y, const std::vector<double>& x) {
 }
 
 struct alignas(64) cell {
-  double v[8];
+  ferry::checked_array<double, 8> v;
 };
 /// Records, per element, the addresses the kernel receives modulo alignof(cell) (0 = aligned):
 /// a's element (partitioned), b's element (read-only view), both.

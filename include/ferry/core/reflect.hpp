@@ -65,6 +65,8 @@ struct trust_as_kernel_value : std::false_type {};
 
 template <int N>
 class stencil;
+template <class T, std::size_t N>
+struct checked_array;
 /// ferry::stencil (core/view.hpp) holds offsets and the bounds computed from them, behind private
 /// members so that no kernel can receive bounds that disagree with its offsets: it is trusted.
 template <int N>
@@ -620,6 +622,11 @@ template <class U, std::size_t N>
 struct is_std_array<std::array<U, N>> : std::true_type {};
 
 template <class T>
+struct is_checked_array : std::false_type {};
+template <class U, std::size_t N>
+struct is_checked_array<checked_array<U, N>> : std::true_type {};
+
+template <class T>
 concept has_tuple_size = requires {
   std::tuple_size<T>::value;
 };
@@ -691,7 +698,7 @@ constexpr kernel_value_verdict verdict_of() {
       return as_member_verdict(verdict_of<std::remove_extent_t<U>>());
     } else if constexpr (is_std_complex<U>::value) {
       return ok;
-    } else if constexpr (is_std_array<U>::value) {
+    } else if constexpr (is_std_array<U>::value || is_checked_array<U>::value) {
       return as_member_verdict(verdict_of<typename U::value_type>());
     } else if constexpr (!std::is_trivially_copyable_v<U>) {
       return not_trivially_copyable;
@@ -727,7 +734,7 @@ constexpr bool has_mutable_member() {
   using U = std::remove_cv_t<T>;
   if constexpr (std::is_array_v<U>) {
     return has_mutable_member<std::remove_all_extents_t<U>>();
-  } else if constexpr (is_std_array<U>::value) {
+  } else if constexpr (is_std_array<U>::value || is_checked_array<U>::value) {
     return has_mutable_member<typename U::value_type>();
   } else if constexpr (!std::is_class_v<U> || is_std_complex<U>::value ||
                        trust_as_kernel_value<U>::value) {
@@ -737,6 +744,33 @@ constexpr bool has_mutable_member() {
   } else {
     return any_mutable_field(
         decltype(field_types_by_binding<const U, field_count_v<U>.count>(lvalue_of<const U>())){});
+  }
+}
+
+template <class T>
+constexpr bool holds_array();
+template <class... Fs>
+constexpr bool any_array_field(type_list<Fs...>) {
+  return (holds_array<std::remove_cvref_t<Fs>>() || ... || false);
+}
+/// Whether kernel value T is, or holds at some depth, a C array or std::array, whose indexing
+/// checks nothing (the array rule: see ferry::holds_unchecked_array_v). checked_array<U, N>
+/// holds one only where U does. False for types that are not kernel values (another rule
+/// rejects them), std::complex, and trusted types (trust_as_kernel_value: their promise).
+template <class T>
+constexpr bool holds_array() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_array_v<U> || is_std_array<U>::value) {
+    return true;
+  } else if constexpr (is_checked_array<U>::value) {
+    return holds_array<typename U::value_type>();
+  } else if constexpr (!std::is_class_v<U> || is_std_complex<U>::value ||
+                       trust_as_kernel_value<U>::value) {
+    return false;
+  } else if constexpr (verdict_of<U>() != kernel_value_verdict::ok) {
+    return false;
+  } else {
+    return any_array_field(field_types<U>{});
   }
 }
 
@@ -766,7 +800,7 @@ constexpr bool judged_by_members() {
   using U = std::remove_cv_t<T>;
   if constexpr (!std::is_class_v<U> || trust_as_kernel_value<U>::value ||
                 !std::is_trivially_copyable_v<U> || !std::is_aggregate_v<U> || has_tuple_size<U> ||
-                is_std_array<U>::value || is_std_complex<U>::value) {
+                is_std_array<U>::value || is_checked_array<U>::value || is_std_complex<U>::value) {
     return false;
   } else {
     constexpr field_count_result c = field_count_v<U>;
@@ -792,6 +826,35 @@ struct bad_member_of {
 template <class T>
 struct bad_member_of<T, true> : first_bad_in<field_types<std::remove_cv_t<T>>> {};
 
+template <std::size_t I, class... Fs>
+struct first_array_field {
+  static constexpr std::size_t index = no_member;
+  using type = void;
+};
+template <std::size_t I, class F, class... Fs>
+struct first_array_field<I, F, Fs...> {
+  static constexpr bool hit = holds_array<std::remove_cvref_t<F>>();
+  static constexpr std::size_t index = hit ? I : first_array_field<I + 1, Fs...>::index;
+  using type = std::conditional_t<hit, F, typename first_array_field<I + 1, Fs...>::type>;
+};
+template <class L>
+struct first_array_in;
+template <class... Fs>
+struct first_array_in<type_list<Fs...>> : first_array_field<0, Fs...> {};
+
+/// The first member of T that is or holds a C array or std::array (holds_array): `index`
+/// (0-based, declaration order) and `type` (its declared type). index == no_member (type void)
+/// when T holds none, or is not an aggregate ferry judged member by member (an array or
+/// std::array itself, a checked_array). Diagnostics name the member by index and type, as for
+/// bad_member_of.
+template <class T, bool = judged_by_members<T>() && holds_array<T>()>
+struct array_member_of {
+  static constexpr std::size_t index = no_member;
+  using type = void;
+};
+template <class T>
+struct array_member_of<T, true> : first_array_in<field_types<std::remove_cv_t<T>>> {};
+
 /// The verdict for T: kernel_value_verdict::ok, or the first reason T is not a kernel value.
 template <class T>
 inline constexpr kernel_value_verdict kernel_value_verdict_v = verdict_of<T>();
@@ -808,12 +871,13 @@ constexpr const char* kernel_value_reason() noexcept {
 
 /// True when a T may be passed to a kernel by value (copied bytewise into a kernel parameter).
 ///
-/// Accepts: arithmetic types, enums, std::complex<float|double>, std::array<U, N> and U[N] of
-/// kernel values, trivially copyable aggregates (standard layout not required) whose members
-/// are all kernel values (recursively; bit-fields and const members are fine; empty structs
-/// too), and class or union types specialised in trust_as_kernel_value that are trivially
-/// copyable. cv-qualifiers are ignored.
-/// Rejects: references, pointers of any kind (object, function, member, std::nullptr_t),
+/// Accepts: arithmetic types, enums, std::complex<float|double>, std::array<U, N>,
+/// ferry::checked_array<U, N> and U[N] of kernel values (the launch rules then refuse the
+/// unchecked arrays among them: holds_unchecked_array_v), trivially copyable aggregates (standard
+/// layout not required) whose members are all kernel values (recursively; bit-fields and const
+/// members are fine; empty structs too), and class or union types specialised in
+/// trust_as_kernel_value that are trivially copyable. cv-qualifiers are ignored. Rejects:
+/// references, pointers of any kind (object, function, member, std::nullptr_t),
 /// non-trivially-copyable types, unions, non-aggregate classes, aggregates with base classes or
 /// more than detail::max_fields elements, tuple-like aggregates, and anything holding one of
 /// these at any depth. detail::kernel_value_reason<T>() says which rule rejected T.
@@ -833,6 +897,15 @@ concept kernel_value = is_kernel_value_v<T>;
 /// the `const T&` ferry hands it for read-only data: ferry rejects such element and value types.
 template <class T>
 inline constexpr bool has_mutable_member_v = detail::has_mutable_member<T>();
+
+/// T is, or holds at some depth, a C array or std::array: indexing one checks nothing, so a
+/// kernel could read or write past it (through a writable element, into the next thread's
+/// element or past the buffer). ferry refuses such element and by-value types (the array rule,
+/// docs/safety.md); ferry::checked_array<U, N> is the checked form, and holds one only where U
+/// does. False for types that are not kernel values (another rule rejects them) and for
+/// trusted types (trust_as_kernel_value: their promise covers how their members are reached).
+template <class T>
+inline constexpr bool holds_unchecked_array_v = detail::holds_array<T>();
 
 /// T is an array or aggregate that holds, at some depth, a pointer (object, function, member or
 /// std::nullptr_t), and that is its first problem. False for a pointer itself

@@ -105,7 +105,7 @@ class bounds_fault : public bounds_error {
                                                   index count, index n);
 [[noreturn]] FERRY_COLD void throw_neighbourhood_failure(const void* base, index centre,
                                                          index lowest, index highest, index n);
-[[noreturn]] FERRY_COLD void throw_stencil_index_failure(index k, index n);
+[[noreturn]] FERRY_COLD void throw_value_index_failure(const char* what, index k, index n);
 
 /// Reports index i outside [0, n) of a 1D accessor named `what` ("view", "atomic_add") whose
 /// data starts at base. Host: throws bounds_fault. Device code checks through device_element
@@ -184,15 +184,17 @@ class bounds_fault : public bounds_error {
 #endif
 }
 
-/// Reports offset index k outside [0, n) of a stencil (stencil::offset). A stencil is a value,
-/// not memory of an argument: the host throws a plain bounds_error, which a launch names with
-/// its kernel; see bounds_failure for the device.
-[[noreturn]] FERRY_HOST_DEVICE FERRY_COLD inline void stencil_index_failure(index k, index n) {
+/// Reports index k outside [0, n) of a value a kernel holds rather than memory of an argument
+/// (`what`: "stencil offset" for stencil::offset, "checked_array" for ferry::checked_array).
+/// The host throws a plain bounds_error, which a launch names with its kernel; a device traps
+/// at the access (a value has no fault flag), which fails the launch as a view's access does.
+[[noreturn]] FERRY_HOST_DEVICE FERRY_COLD inline void value_index_failure(const char* what, index k,
+                                                                          index n) {
 #if FERRY_DEVICE_PASS
-  (void)k, (void)n;
+  (void)what, (void)k, (void)n;
   FERRY_DEVICE_TRAP();
 #else
-  throw_stencil_index_failure(k, n);
+  throw_value_index_failure(what, k, n);
 #endif
 }
 
@@ -456,7 +458,7 @@ class stencil {
   FERRY_HOST_DEVICE constexpr index offset(int k) const {
 #if FERRY_BOUNDS_CHECKS
     if (detail::out_of_bounds(k, N)) [[unlikely]]
-      detail::stencil_index_failure(k, N);
+      detail::value_index_failure("stencil offset", k, N);
 #endif
     return unsafe_offset_unchecked(k);
   }

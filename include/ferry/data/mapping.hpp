@@ -24,6 +24,7 @@
 #include <typeinfo>
 #include <utility>
 
+#include "ferry/core/checked_array.hpp"
 #include "ferry/core/config.hpp"
 #include "ferry/core/fold.hpp"
 #include "ferry/core/reflect.hpp"
@@ -426,13 +427,17 @@ enum class arg_kind {
   reject_uninspectable_element,
   reject_mutable_member,
   reject_over_aligned_element,
+  reject_array_element,
+  reject_array_value,
 };
 
 /// The by-value rule (ARCHITECTURE section 1) applied to the element type T of a container a
 /// kernel reaches (read-only containers, partitioned buffers, reduction targets): `accepted`
 /// when T is a kernel value (is_kernel_value_v), else the reason it is not. Elements are copied
 /// to the device bytewise, so a pointer, reference, view, reducer or other handle inside one
-/// would reach the kernel past ferry's data mapping.
+/// would reach the kernel past ferry's data mapping. The array rule comes after it: an element
+/// that is or holds a C array or std::array (holds_unchecked_array_v) is refused, since a
+/// kernel indexes it unchecked; ferry::checked_array is the form to use.
 template <class T, arg_kind accepted>
 consteval arg_kind classify_element() {
   using U = std::remove_cv_t<T>;
@@ -444,6 +449,8 @@ consteval arg_kind classify_element() {
     return arg_kind::reject_element_pointer_member;
   else if constexpr (!is_kernel_value_v<U>)
     return arg_kind::reject_uninspectable_element;
+  else if constexpr (holds_unchecked_array_v<U>)
+    return arg_kind::reject_array_element;
   else if constexpr (accepted == arg_kind::read && has_mutable_member_v<U>)
     return arg_kind::reject_mutable_member;
   else if constexpr (alignof(U) > allocation_alignment)
@@ -498,6 +505,8 @@ consteval arg_kind classify() {
     return arg_kind::reject_pointer_member;
   else if constexpr (!is_kernel_value_v<D>)
     return arg_kind::reject_uninspectable_value;
+  else if constexpr (holds_unchecked_array_v<D>)
+    return arg_kind::reject_array_value;
   else if constexpr (has_mutable_member_v<D>)
     return arg_kind::reject_mutable_member;
   else
@@ -550,6 +559,8 @@ template <class T, std::size_t N>
 struct innermost<T[N]> : innermost<T> {};
 template <class T, std::size_t N>
 struct innermost<std::array<T, N>> : innermost<T> {};
+template <class T, std::size_t N>
+struct innermost<checked_array<T, N>> : innermost<T> {};
 
 /// End of a rejected_member chain (never reported itself).
 struct rejected_member_end {
@@ -627,6 +638,45 @@ struct rejected_member {
                          rejected_member_end>::reported;
 };
 
+/// The diagnostic that names the member of an element or by-value type that is, or holds, a C
+/// array or std::array (the array rule): `rejected_array_member<Index, Member, Holder>` is
+/// member number Index (from 0, in declaration order) of Holder, of declared type Member. A
+/// member that holds the array deeper (an aggregate, a checked_array of aggregates) continues
+/// the chain one level down, as rejected_member does; the innermost link is the array itself.
+template <std::size_t Index, class Member, class Holder>
+struct rejected_array_member {
+  using declared = std::remove_cv_t<Member>;
+  static constexpr bool direct = std::is_array_v<declared> || is_std_array<declared>::value;
+  using member_type = typename innermost<declared>::type;
+  using inner = array_member_of<member_type>;
+  static constexpr bool nested = !direct && inner::index != no_member;
+
+  static_assert(!direct,
+                "ferry::launch: the member named by rejected_array_member<Index, Member, Holder> "
+                "in this diagnostic (member number Index, counted from 0, of type Member inside "
+                "Holder) is a C array or std::array, whose indexing checks nothing: a kernel "
+                "could read or write past it, into the next thread's element or past the "
+                "buffer. Declare it as ferry::checked_array<T, N> (the same layout and "
+                "initialisation, with a bounds-checked operator[]), or as named members");
+
+  static constexpr bool reported =
+      std::conditional_t<nested,
+                         rejected_array_member<inner::index, typename inner::type, member_type>,
+                         rejected_member_end>::reported;
+};
+
+/// Instantiates the rejected_array_member chain for the first member of T that is or holds an
+/// unchecked array, if T is an aggregate (nothing when T is itself an array or std::array).
+template <class T>
+constexpr bool name_array_member() {
+  using U = typename innermost<std::remove_cv_t<T>>::type;
+  using B = array_member_of<U>;
+  if constexpr (B::index != no_member)
+    return rejected_array_member<B::index, typename B::type, U>::reported;
+  else
+    return true;
+}
+
 /// Instantiates the rejected_member chain for the first rejected member of T, if T is an
 /// aggregate ferry judged member by member (nothing otherwise: the type itself is the problem).
 template <class T>
@@ -691,7 +741,7 @@ consteval bool check_argument() {
                 "ferry::launch: the elements of this argument are not trivially copyable "
                 "(std::string, std::vector, ...), so they cannot be copied to a device bit by bit. "
                 "Use a container of plain values or pointer-free aggregates (one container per "
-                "field, or fixed-size std::array members)");
+                "field, or fixed-size ferry::checked_array members)");
   static_assert(k != arg_kind::reject_uninspectable_element,
                 "ferry::launch: the elements of this argument are classes whose members ferry "
                 "cannot inspect (private members, base classes, unions, or ferry handles such as "
@@ -701,6 +751,21 @@ consteval bool check_argument() {
                 "that holds plain values alone (private members, unions of numbers, padding) "
                 "specialise ferry::trust_as_kernel_value<T> as std::true_type");
   static_assert(k != arg_kind::reject_over_aligned_element, FERRY_OVER_ALIGNED_MESSAGE("launch"));
+  static_assert(k != arg_kind::reject_array_element,
+                "ferry::launch: the elements of this argument (a container's or strategy's "
+                "elements, or a reduction's value) are or hold a C array or std::array, whose "
+                "indexing checks nothing: a kernel could read past an element, or write through "
+                "its own element into the next thread's (a race) or past the buffer. Use "
+                "ferry::checked_array<T, N> in its place (the same layout and aggregate "
+                "initialisation, with a bounds-checked operator[]); a member that holds one is "
+                "named by rejected_array_member<Index, Member, Holder> in this diagnostic");
+  static_assert(k != arg_kind::reject_array_value,
+                "ferry::launch: this by-value argument is or holds a C array or std::array, "
+                "whose indexing checks nothing: a kernel could read or write past it. Pass "
+                "ferry::checked_array<T, N> instead (the same layout and aggregate "
+                "initialisation, with a bounds-checked operator[]), or, for a table every "
+                "thread reads, the container through ferry::read<K>(v); a member that holds one "
+                "is named by rejected_array_member<Index, Member, Holder> in this diagnostic");
   static_assert(k != arg_kind::reject_mutable_member,
                 "ferry::launch: the elements of this argument (or this by-value argument) have a "
                 "`mutable` member: a kernel could write it through the const reference ferry "
@@ -713,6 +778,8 @@ consteval bool check_argument() {
                 k == arg_kind::reject_element_pointer_member ||
                 k == arg_kind::reject_uninspectable_element)
     return name_rejected_member<typename judged_type<A>::type>();
+  else if constexpr (k == arg_kind::reject_array_element || k == arg_kind::reject_array_value)
+    return name_array_member<typename judged_type<A>::type>();
   else
     return true;
 }

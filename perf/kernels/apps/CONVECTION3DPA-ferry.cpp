@@ -68,7 +68,7 @@ using own_basis = ferry::own_slots<Real_type, 2>;
 using own1 = ferry::own_slots<Real_type, slots1>;
 using own2 = ferry::own_slots<Real_type, slots2>;
 /// Per-thread state: the column's increments Y_e[dz][dy][dx], dz = 0..2.
-using increments = std::array<Real_type, d1>;
+using increments = ferry::checked_array<Real_type, d1>;
 static_assert(slots1 == sizeof(column) / sizeof(Real_type),
               "a column fills the first stage array's slots");
 

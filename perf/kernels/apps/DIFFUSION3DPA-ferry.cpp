@@ -64,7 +64,7 @@ using stage_array = ferry::shared<Real_type, stage_slots>;
 using own_basis = ferry::own_slots<Real_type, 2>;
 using own_column = ferry::own_slots<Real_type, stage_slots>;
 /// Per-thread state: the column's increments Y_e[dz][dy][dx], dz = 0..2.
-using increments = std::array<Real_type, d1>;
+using increments = ferry::checked_array<Real_type, d1>;
 static_assert(stage_slots == sizeof(column) / sizeof(Real_type),
               "a column fills a stage array's slots");
 

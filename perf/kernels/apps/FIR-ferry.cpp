@@ -3,8 +3,11 @@
 // ferry_A launches on the host vectors (each launch maps its own data), ferry_B makes the data
 // resident first so the same launch moves nothing, ferry_C is the raw device-pointer form.
 // The 16 taps travel by value as a kernel argument: on CUDA that puts them in the parameter
-// (constant) bank, the counterpart of RAJAPerf's __constant__ array.
+// (constant) bank, the counterpart of RAJAPerf's __constant__ array. ferry_A/B pass them as a
+// ferry::checked_array (a std::array is refused as a by-value argument: its indexing is
+// unchecked); the unrolled loop's indices are constants, so the checks fold away.
 #include <array>
+#include <bit>
 #include <span>
 #include <utility>
 
@@ -16,12 +19,12 @@
 // helpers live in a named namespace rather than an unnamed one.
 namespace ferry_perf::apps::fir_ferry {
 
-using taps = std::array<Real_type, FIR::coeff_len>;
+using taps = ferry::checked_array<Real_type, FIR::coeff_len>;
 
 /// One rep: one launch, out[i] = sum of coeff[j] * in[i + j] from 0.0 in increasing j. Shared
 /// by ferry_A and ferry_B, which differ only in where the data lives.
 void rep(FIR& k) {
-  const taps coeff = k.m_coeff;
+  const taps coeff = std::bit_cast<taps>(k.m_coeff);
   ferry::launch(
       {.name = "FIR"}, ferry::range{k.m_n},
       [] FERRY_KERNEL(const ferry::index i, Real_type& out, ferry::view<const Real_type> in,
@@ -57,7 +60,7 @@ void run_ferry_c(FIR& k, int reps, rep_timer& t) {
   const ferry::index n = k.m_n;
   device_buffer<Real_type> in{std::span<const Real_type>(k.m_in)};
   device_buffer<Real_type> out{std::span<const Real_type>(k.m_out)};
-  const taps coeff = k.m_coeff;
+  const std::array<Real_type, FIR::coeff_len> coeff = k.m_coeff;
   const ferry::unsafe::dim3 grid{ferry::unsafe::blocks_for(n, 256)}, block{256};
 
   t.start();
@@ -65,7 +68,7 @@ void run_ferry_c(FIR& k, int reps, rep_timer& t) {
     ferry::unsafe::launch(
         grid, block,
         [] FERRY_KERNEL(const ferry::unsafe::thread_index& th, Real_type* out, const Real_type* in,
-                        const taps& coeff, ferry::index n) {
+                        const std::array<Real_type, FIR::coeff_len>& coeff, ferry::index n) {
           const ferry::index i = th.global_x();
           if (i < n) {
             Real_type sum = 0.0;

@@ -56,7 +56,7 @@ using stage_array = ferry::shared<Real_type, q1>;  // a stage: up to 5 x 5 x 5 e
 using own_basis = ferry::own_slots<Real_type, 2>;
 using own_column = ferry::own_slots<Real_type, q1>;
 /// Per-thread state: the column's increments Y_e[dz][dy][dx], dz = 0..3.
-using increments = std::array<Real_type, d1>;
+using increments = ferry::checked_array<Real_type, d1>;
 
 // The stages of one thread's column. S: the shared arrays (ferry views or raw pointers), G: the
 // global arrays (the same); u: the column.

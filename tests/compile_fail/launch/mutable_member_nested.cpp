@@ -1,5 +1,5 @@
 // As mutable_member_elements.cpp, with the `mutable` member one level down (an aggregate inside
-// a std::array inside the element), read through ferry::read.
+// a ferry::checked_array inside the element), read through ferry::read.
 #include <ferry/ferry.hpp>
 
 #include <array>
@@ -15,7 +15,7 @@ struct counter {
 
 struct cell {
   double value;
-  std::array<counter, 2> counters;
+  ferry::checked_array<counter, 2> counters;
 };
 
 /// Each thread copies its cell's value; the attack writes cell 0's counter from every thread.
