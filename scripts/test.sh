@@ -23,17 +23,25 @@
 #      FERRY_TEST_CUDA=0 to skip this part.
 #   6. hip build (compile and link only; no AMD GPU here) in build-hip/ (-DFERRY_DEVICE_BACKEND=hip,
 #      $FERRY_HIP_CLANGXX, default clang++-22): installs its packages if missing (clang 22, HIP
-#      5.2, ROCm device libraries), then compiles the library, the tests, the examples and the
-#      whole ferry-perf suite with -x hip for gfx90a (each device source: once for the host, once
-#      for the target), and links them; ferry-perf-unchecked (the same sources again, without
-#      bounds checks) is left out to keep the part cheap. One AMD target, not the build's
+#      5.2, ROCm device libraries), then compiles the library, the tests, the examples and
+#      ferry-perf with -x hip for gfx90a (each device source: once for the host, once for the
+#      target), and links them. ferry-perf gets the ferry variants of seven kernels only
+#      (FERRY_PERF_VARIANTS below), which between them use every launch form the suite uses:
+#      launch_blocks with read<K>, slices<K> and tiles3d (DIFFUSION3DPA, LTIMES), around and
+#      indirect (MATVEC_3D_STENCIL, VOL3D), atomic_add (NODAL_ACCUMULATION_3D), reductions
+#      (REDUCE3_INT), checked_array values (FIR); part 5 compiles all 27 for a device with nvcc,
+#      and the unit tests compile every launch form here, so the other 20 (each compiled twice)
+#      are left out to keep the part cheap; FERRY_TEST_HIP_PERF=1 compiles all of them (and runs
+#      the ferry-perf tests).
+#      ferry-perf-unchecked (the same sources again, without bounds checks) is left out to keep
+#      the part cheap. One AMD target, not the build's
 #      default gfx90a + gfx942 fat binary: a second target compiles every device source a third
 #      time (about a third more CPU time for this part) and proves little more, since both are
 #      wave64 targets of the same backend code; FERRY_HIP_ARCHITECTURES keeps both for users,
 #      and FERRY_HIP_ARCHITECTURES="gfx90a;gfx942" scripts/test.sh, in a fresh build-hip/, checks
 #      the pair (and the gfx942 ISA-version bitcode that cmake/FerryDevice.cmake generates). Runs
-#      the unit and ferry-perf tests of that build on the host backends (FERRY_BACKEND=openmp):
-#      the hip build's host code, not its kernels. The differential fuzzer is left out
+#      the unit tests of that build on the host backends (FERRY_BACKEND=openmp): the hip
+#      build's host code, not its kernels (part 1 runs the ferry-perf tests). The differential fuzzer is left out
 #      (-DFERRY_BUILD_FUZZ=OFF: this part does not run it, and the unit tests compile the same
 #      launch machinery). Set FERRY_TEST_HIP=0 to skip this part.
 #   7. if the CUDA toolkit is found (as in 5: its ptxas, nvlink and libdevice make the NVIDIA
@@ -361,10 +369,14 @@ else
   say "configuring the hip build in build-hip/ with $FERRY_HIP_CLANGXX ($hip_archs)"
   # Test discovery runs the test programs at build time: on the host backends.
   export FERRY_BACKEND=openmp
+  hip_perf_all=${FERRY_TEST_HIP_PERF:-0}
+  hip_variants='^(DIFFUSION3DPA|LTIMES|MATVEC_3D_STENCIL|VOL3D|NODAL_ACCUMULATION_3D|REDUCE3_INT|FIR)-ferry[.]cpp$'
+  ((hip_perf_all)) && hip_variants=""
   if step "configure (hip)" cmake -S "$FERRY_ROOT" -B "$hip_build" "${gen[@]}" \
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$FERRY_HIP_CLANGXX" \
     -DFERRY_DEVICE_BACKEND=hip "-DFERRY_HIP_ARCHITECTURES=$hip_archs" \
-    -DFERRY_BUILD_PERF=ON -DFERRY_PERF_UNCHECKED=OFF -DFERRY_BUILD_TESTS=ON \
+    -DFERRY_BUILD_PERF=ON -DFERRY_PERF_UNCHECKED=OFF "-DFERRY_PERF_VARIANTS=$hip_variants" \
+    -DFERRY_BUILD_TESTS=ON \
     -DFERRY_BUILD_FUZZ=OFF -DFERRY_BUILD_EXAMPLES=ON; then
     say "building everything in build-hip/ with $FERRY_JOBS jobs (each device source: host, $hip_archs)"
     # One passed check when everything compiled and linked (a failure is recorded by step).
@@ -372,7 +384,9 @@ else
       record "build (hip, $hip_archs)" 0
     fi
     # The host code clang compiled as HIP, on the host backends (the kernels need an AMD GPU).
-    run_ctest "$hip_build" "hip build (FERRY_BACKEND=openmp)" -L 'unit|perf' "$@"
+    hip_labels=unit
+    ((hip_perf_all)) && hip_labels='unit|perf'
+    run_ctest "$hip_build" "hip build (FERRY_BACKEND=openmp)" -L "$hip_labels" "$@"
   fi
   unset FERRY_BACKEND
   part_end "hip build (compile and link; host-backend tests)"
