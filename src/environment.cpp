@@ -77,6 +77,13 @@ bool is_checked(const device_runtime* rt) {
   return rt != nullptr && rt == &checked_runtime();
 }
 
+/// A host address as printf's %p writes it.
+std::string address_text(const void* p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%p", p);
+  return buf;
+}
+
 std::string range_text(const void* p, std::size_t bytes) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%p (+%zu bytes)", p, bytes);
@@ -445,9 +452,8 @@ namespace {
   const auto* hi = std::min(a0 + ra.r.bytes, b0 + rb.r.bytes);
   throw aliasing_error(kernel, "arguments " + std::to_string(ra.arg) + " (" + ra.what + ") and " +
                                    std::to_string(rb.arg) + " (" + rb.what + ") overlap in " +
-                                   std::to_string(hi - lo) + " bytes at " +
-                                   range_text(lo, hi - lo) +
-                                   " and at least one of them is written: the kernel would race. "
+                                   std::to_string(hi - lo) + " bytes from " + address_text(lo) +
+                                   ", and at least one of them is written: the kernel would race. "
                                    "Pass the memory once, or split it into disjoint parts");
 }
 

@@ -579,6 +579,7 @@ FERRY_HOST_DEVICE FERRY_INLINE void call_phase(const P& p,
                                                unsigned* fault) {
   static_cast<void>(smem);  // unused by a kernel without shared arrays
   static_cast<void>(slot);
+  static_cast<void>(fault);  // unused by a kernel without shared arrays and arguments
   p.f(th, st, shared_arg<Blocked, Kernel, S, P>(smem, slot, fault)...,
       with_fault_flag(std::get<N>(b).get(th.global, std::get<N>(as)), fault)...);
 }
@@ -645,6 +646,12 @@ consteval bool check_callable() {
   static_assert(kernel_params<F>::is_const,
                 "ferry::launch_blocks: a phase's or finish's call operator is not const (a "
                 "'mutable' lambda): drop 'mutable'");
+  static_assert(!takes_unchecked_array<F>(),
+                "ferry::launch_blocks: a phase's or finish's parameter type is or holds a C "
+                "array or std::array (or a compiler vector type), whose indexing checks nothing. "
+                "ferry passes no such type (the array rule), so only a conversion from what it "
+                "passes could fill the parameter. Declare the parameter as the type ferry "
+                "passes, with ferry::checked_array<T, N> for arrays");
   return true;
 }
 

@@ -624,6 +624,12 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
                 "view3d or atomic_accessor) as another type, such as std::span<const T>, whose "
                 "indexing checks nothing. Take the ferry type ('ferry::view<const T> v' for a "
                 "read-only container)");
+  static_assert(!detail::takes_unchecked_array<K>(),
+                "ferry::launch: a kernel parameter's type is or holds a C array or std::array (or "
+                "a compiler vector type), whose indexing checks nothing. ferry passes no such "
+                "type (the array rule), so only a conversion from what it passes could fill the "
+                "parameter, and the kernel would index that copy unchecked. Declare the "
+                "parameter as the type ferry passes, with ferry::checked_array<T, N> for arrays");
 
   // Every argument is read once, here (detail::snapshot); the checks, the mapping and the
   // binding below all see that one reading.

@@ -264,7 +264,7 @@ void read_out_of_bounds_in_reduction(double& s) {
 
 /// An element larger than ferry's sink: the check traps at the access instead.
 struct big_element {
-  double a[80];  // 640 bytes > detail::device_sink_bytes
+  ferry::checked_array<double, 80> a;  // 640 bytes > detail::device_sink_bytes
 };
 void big_element_read_out_of_bounds() {
   std::vector<big_element> x(8);

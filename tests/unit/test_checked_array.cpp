@@ -17,6 +17,8 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <ranges>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -85,18 +87,45 @@ static_assert(std::is_same_v<ferry::detail::array_member_of<c_array_member>::typ
 static_assert(ferry::detail::array_member_of<nested_array>::index == 1);
 static_assert(ferry::detail::array_member_of<checked_members>::index == ferry::detail::no_member);
 
-// The layout and form of checked_array: std::array's.
+// A GNU zero-length array (std::is_array is false for it) and compiler vector types are arrays
+// too. Host compilers only: the device compilers' support for them differs.
+#if defined(__GNUC__) && !defined(__CUDA__) && !defined(__CUDACC__) && !defined(__HIP__)
+struct zero_length_tail {
+  int n;
+  double tail[0];
+};
+typedef double two_lanes __attribute__((vector_size(16)));
+struct lanes_member {
+  two_lanes v;
+};
+static_assert(ferry::holds_unchecked_array_v<zero_length_tail>);
+static_assert(ferry::holds_unchecked_array_v<two_lanes>);
+static_assert(ferry::holds_unchecked_array_v<lanes_member>);
+#endif
+
+// The layout of checked_array is std::array's; its storage is private (no structured binding
+// or member name reaches it unchecked), and its iterators are random access but not contiguous,
+// so that std::span, whose operator[] checks nothing, does not convert from it.
 static_assert(sizeof(vec3) == 3 * sizeof(double) && alignof(vec3) == alignof(double));
 static_assert(sizeof(ferry::checked_array<char, 3>) == 3 &&
               alignof(ferry::checked_array<char, 3>) == 1);
-static_assert(std::is_trivially_copyable_v<vec3> && std::is_aggregate_v<vec3> &&
+static_assert(std::is_trivially_copyable_v<vec3> && !std::is_aggregate_v<vec3> &&
               std::is_standard_layout_v<vec3> && std::is_trivially_default_constructible_v<vec3>);
+static_assert(!std::is_constructible_v<std::span<double>, vec3&> &&
+              !std::is_convertible_v<vec3&, std::span<double>> &&
+              !std::is_constructible_v<std::span<const double>, const vec3&> &&
+              !std::is_constructible_v<std::span<double, 3>, vec3&>);
+static_assert(std::ranges::random_access_range<vec3> && !std::ranges::contiguous_range<vec3>);
+static_assert(std::tuple_size_v<vec3> == 3 &&
+              std::is_same_v<std::tuple_element_t<2, vec3>, double>);
 static_assert(std::is_same_v<decltype(ferry::checked_array{1.0, 2.0, 3.0}), vec3>);
 static_assert(std::is_same_v<decltype(ferry::checked_array{1, 2}), ferry::checked_array<int, 2>>);
 static_assert(vec3::size() == 3);
 constexpr vec3 constant{1.0, 2.0};  // the third value is value-initialised
 static_assert(constant[0] == 1.0 && constant[1] == 2.0 && constant[2] == 0.0);
 static_assert(constant == vec3{1.0, 2.0, 0.0} && !(constant == vec3{1.0, 2.0, 1.0}));
+static_assert(constant.get<1>() == 2.0 && vec3(std::array<double, 3>{4.0, 5.0, 6.0})[2] == 6.0);
+static_assert(*(constant.begin() + 1) == 2.0 && constant.end() - constant.begin() == 3);
 
 // --- outside a launch ----------------------------------------------------------------------
 
@@ -106,7 +135,7 @@ TEST(checked_array, an_index_outside_0_to_n_is_a_bounds_error_with_index_and_ext
   EXPECT_EQ(a[2], 3.0);
   EXPECT_EQ(c[0], 1.0);
   a[1] = 5.0;
-  EXPECT_EQ(a.unsafe_elements[1], 5.0);
+  EXPECT_EQ(a.unsafe_get_unchecked(1), 5.0);
   for (const index k : {index{3}, index{-1}, std::numeric_limits<index>::max(),
                         std::numeric_limits<index>::min()}) {
     try {
@@ -125,6 +154,18 @@ TEST(checked_array, an_index_outside_0_to_n_is_a_bounds_error_with_index_and_ext
   double sum = 0.0;
   for (const double x : c) sum += x;  // range-for over exactly N elements
   EXPECT_EQ(sum, 9.0);
+  auto& [x, y, z] = a;  // the tuple protocol: the elements, by their checked get<I>
+  y = 6.0;
+  EXPECT_EQ(x + z, 4.0);
+  EXPECT_EQ(a[1], 6.0);
+  // An iterator may move anywhere; dereferencing it outside [0, 3) is a bounds error.
+  auto it = a.begin() + 2;
+  EXPECT_EQ(*it, 3.0);
+  EXPECT_THROW(static_cast<void>(*(it + 1)), ferry::bounds_error);  // end()
+  EXPECT_THROW(static_cast<void>(*a.end()), ferry::bounds_error);
+  EXPECT_THROW(static_cast<void>(c.begin()[-1]), ferry::bounds_error);
+  EXPECT_THROW(static_cast<void>(a.begin()[5]), ferry::bounds_error);
+  EXPECT_EQ(a, (vec3{1.0, 6.0, 3.0}));
 }
 
 // --- kernels (free functions: nvcc rejects extended lambdas inside gtest bodies) -------------
@@ -226,8 +267,8 @@ TEST_P(checked_array_test, elements_written_through_elementwise_match_plain_loop
     for (std::size_t d = 0; d < 3; ++d) {
       x[i][d] = 0.5 * static_cast<double>(i) - static_cast<double>(d);
       v[i][d] = 0.25 * static_cast<double>((i * 3 + d) % 11);
-      ps[i].x.unsafe_elements[d] = x[i][d];
-      ps[i].v.unsafe_elements[d] = v[i][d];
+      ps[i].x.unsafe_get_unchecked(d) = x[i][d];
+      ps[i].v.unsafe_get_unchecked(d) = v[i][d];
       ps[i].id = static_cast<int>(i);
     }
   const double g[3] = {0.0, -1.0, 0.5};
@@ -242,8 +283,8 @@ TEST_P(checked_array_test, elements_written_through_elementwise_match_plain_loop
   for (std::size_t i = 0; i < n; ++i) {
     EXPECT_EQ(ps[i].id, static_cast<int>(i));
     for (std::size_t d = 0; d < 3; ++d) {
-      EXPECT_EQ(ps[i].x.unsafe_elements[d], x[i][d]) << i << ", " << d;
-      EXPECT_EQ(ps[i].v.unsafe_elements[d], v[i][d]) << i << ", " << d;
+      EXPECT_EQ(ps[i].x.unsafe_get_unchecked(d), x[i][d]) << i << ", " << d;
+      EXPECT_EQ(ps[i].v.unsafe_get_unchecked(d), v[i][d]) << i << ", " << d;
     }
   }
 }
@@ -254,7 +295,7 @@ TEST_P(checked_array_test, read_only_elements_and_by_value_arrays_match_plain_lo
   double raw[50][3];
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t d = 0; d < 3; ++d)
-      pos[i].unsafe_elements[d] = raw[i][d] = static_cast<double>((i * 7 + d * 5) % 13) - 4.0;
+      pos[i].unsafe_get_unchecked(d) = raw[i][d] = static_cast<double>((i * 7 + d * 5) % 13) - 4.0;
   const vec3 w{0.5, -2.0, 0.25};
   std::vector<double> out(n, -9.0);
   weighted(out, pos, w);

@@ -430,7 +430,7 @@ TEST_P(launch_test, values_scalar_aggregate_and_checked_array) {
   const ferry::checked_array<double, 3> w{10.0, 20.0, 30.0};
   std::vector<double> out(n, 0.0), ref(n);
   for (index i = 0; i < n; ++i)
-    ref[i] = 2.0 * i + 3 + 0.5 - 0.25 + w.unsafe_elements[i % 3] + 4 + 1.5;
+    ref[i] = 2.0 * i + 3 + 0.5 - 0.25 + w.unsafe_get_unchecked(i % 3) + 4 + 1.5;
   with_values(out, c, w, 4, 1.5f);
   EXPECT_EQ(out, ref);
 }

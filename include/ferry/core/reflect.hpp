@@ -66,7 +66,7 @@ struct trust_as_kernel_value : std::false_type {};
 template <int N>
 class stencil;
 template <class T, std::size_t N>
-struct checked_array;
+class checked_array;
 /// ferry::stencil (core/view.hpp) holds offsets and the bounds computed from them, behind private
 /// members so that no kernel can receive bounds that disagree with its offsets: it is trusted.
 template <int N>
@@ -747,20 +747,46 @@ constexpr bool has_mutable_member() {
   }
 }
 
+/// U has size 0: a GNU zero-length array member (`double a[0]`), which std::is_array does not
+/// recognise (every standard object type has size 1 or more).
+template <class U>
+constexpr bool is_zero_sized() {
+  if constexpr (std::is_object_v<U> && !std::is_unbounded_array_v<U>)
+    return sizeof(U) == 0;
+  else
+    return false;
+}
+
+/// U is a compiler vector type (GNU `__attribute__((vector_size(N)))`, clang's
+/// `ext_vector_type`): not a class, array or pointer, yet subscriptable, unchecked.
+template <class U>
+concept builtin_vector = !std::is_class_v<U> && !std::is_union_v<U> && !std::is_array_v<U> &&
+                         !std::is_pointer_v<U> && requires(U & u) {
+  u[0];
+};
+
+/// U itself is an array whose indexing checks nothing: a C array (zero-length ones included),
+/// a std::array or a compiler vector type (the array rule's culprits; checked_array is not one).
+template <class U>
+constexpr bool is_unchecked_array_type() {
+  return std::is_array_v<U> || is_std_array<U>::value || builtin_vector<U> || is_zero_sized<U>();
+}
+
 template <class T>
 constexpr bool holds_array();
 template <class... Fs>
 constexpr bool any_array_field(type_list<Fs...>) {
   return (holds_array<std::remove_cvref_t<Fs>>() || ... || false);
 }
-/// Whether kernel value T is, or holds at some depth, a C array or std::array, whose indexing
-/// checks nothing (the array rule: see ferry::holds_unchecked_array_v). checked_array<U, N>
-/// holds one only where U does. False for types that are not kernel values (another rule
-/// rejects them), std::complex, and trusted types (trust_as_kernel_value: their promise).
+/// Whether kernel value T is, or holds at some depth, an array whose indexing checks nothing
+/// (is_unchecked_array_type: the array rule, see ferry::holds_unchecked_array_v).
+/// checked_array<U, N> holds one only where U does. False for types that are not kernel values
+/// (another rule rejects them), std::complex, and trusted types (trust_as_kernel_value: their
+/// promise).
 template <class T>
 constexpr bool holds_array() {
   using U = std::remove_cv_t<T>;
-  if constexpr (std::is_array_v<U> || is_std_array<U>::value) {
+  if constexpr (is_unchecked_array_type<U>()) {
     return true;
   } else if constexpr (is_checked_array<U>::value) {
     return holds_array<typename U::value_type>();
@@ -898,7 +924,8 @@ concept kernel_value = is_kernel_value_v<T>;
 template <class T>
 inline constexpr bool has_mutable_member_v = detail::has_mutable_member<T>();
 
-/// T is, or holds at some depth, a C array or std::array: indexing one checks nothing, so a
+/// T is, or holds at some depth, a C array (zero-length ones included), a std::array or a
+/// compiler vector type: indexing one checks nothing, so a
 /// kernel could read or write past it (through a writable element, into the next thread's
 /// element or past the buffer). ferry refuses such element and by-value types (the array rule,
 /// docs/safety.md); ferry::checked_array<U, N> is the checked form, and holds one only where U

@@ -562,6 +562,15 @@ struct innermost<std::array<T, N>> : innermost<T> {};
 template <class T, std::size_t N>
 struct innermost<checked_array<T, N>> : innermost<T> {};
 
+/// The element type of (nested) checked_arrays, T itself for any other type: where the array
+/// rule looks for the array a checked_array of arrays holds.
+template <class T>
+struct checked_array_element {
+  using type = T;
+};
+template <class T, std::size_t N>
+struct checked_array_element<checked_array<T, N>> : checked_array_element<std::remove_cv_t<T>> {};
+
 /// End of a rejected_member chain (never reported itself).
 struct rejected_member_end {
   static constexpr bool reported = true;
@@ -646,18 +655,19 @@ struct rejected_member {
 template <std::size_t Index, class Member, class Holder>
 struct rejected_array_member {
   using declared = std::remove_cv_t<Member>;
-  static constexpr bool direct = std::is_array_v<declared> || is_std_array<declared>::value;
-  using member_type = typename innermost<declared>::type;
+  using member_type = typename checked_array_element<declared>::type;
+  static constexpr bool direct = is_unchecked_array_type<member_type>();
   using inner = array_member_of<member_type>;
   static constexpr bool nested = !direct && inner::index != no_member;
 
   static_assert(!direct,
                 "ferry::launch: the member named by rejected_array_member<Index, Member, Holder> "
                 "in this diagnostic (member number Index, counted from 0, of type Member inside "
-                "Holder) is a C array or std::array, whose indexing checks nothing: a kernel "
-                "could read or write past it, into the next thread's element or past the "
-                "buffer. Declare it as ferry::checked_array<T, N> (the same layout and "
-                "initialisation, with a bounds-checked operator[]), or as named members");
+                "Holder) is a C array, std::array or compiler vector type (or a "
+                "ferry::checked_array of one), whose indexing checks nothing: a kernel could "
+                "read or write past it, into the next thread's element or past the buffer. "
+                "Declare it as ferry::checked_array<T, N> of plain values (the same layout, "
+                "with checked indexing), or as named members");
 
   static constexpr bool reported =
       std::conditional_t<nested,
@@ -665,11 +675,12 @@ struct rejected_array_member {
                          rejected_member_end>::reported;
 };
 
-/// Instantiates the rejected_array_member chain for the first member of T that is or holds an
-/// unchecked array, if T is an aggregate (nothing when T is itself an array or std::array).
+/// Instantiates the rejected_array_member chain for the first member of T (or of the element
+/// type of a checked_array T) that is or holds an unchecked array; nothing when that type is
+/// itself the array (the launch's own message says so).
 template <class T>
 constexpr bool name_array_member() {
-  using U = typename innermost<std::remove_cv_t<T>>::type;
+  using U = typename checked_array_element<std::remove_cv_t<T>>::type;
   using B = array_member_of<U>;
   if constexpr (B::index != no_member)
     return rejected_array_member<B::index, typename B::type, U>::reported;
@@ -753,17 +764,19 @@ consteval bool check_argument() {
   static_assert(k != arg_kind::reject_over_aligned_element, FERRY_OVER_ALIGNED_MESSAGE("launch"));
   static_assert(k != arg_kind::reject_array_element,
                 "ferry::launch: the elements of this argument (a container's or strategy's "
-                "elements, or a reduction's value) are or hold a C array or std::array, whose "
-                "indexing checks nothing: a kernel could read past an element, or write through "
-                "its own element into the next thread's (a race) or past the buffer. Use "
-                "ferry::checked_array<T, N> in its place (the same layout and aggregate "
-                "initialisation, with a bounds-checked operator[]); a member that holds one is "
-                "named by rejected_array_member<Index, Member, Holder> in this diagnostic");
+                "elements, or a reduction's value) are or hold a C array or std::array (or a "
+                "compiler vector type, or a ferry::checked_array of one), whose indexing checks "
+                "nothing: a kernel could read past an element, or write through its own element "
+                "into the next thread's (a race) or past the buffer. Use "
+                "ferry::checked_array<T, N> of plain values in its place (the layout of "
+                "std::array, with checked indexing); a member that holds one is named by "
+                "rejected_array_member<Index, Member, Holder> in this diagnostic");
   static_assert(k != arg_kind::reject_array_value,
-                "ferry::launch: this by-value argument is or holds a C array or std::array, "
-                "whose indexing checks nothing: a kernel could read or write past it. Pass "
-                "ferry::checked_array<T, N> instead (the same layout and aggregate "
-                "initialisation, with a bounds-checked operator[]), or, for a table every "
+                "ferry::launch: this by-value argument is or holds a C array or std::array (or a "
+                "compiler vector type, or a ferry::checked_array of one), whose indexing checks "
+                "nothing: a kernel could read or write past it. Pass ferry::checked_array<T, N> "
+                "of plain values instead (the layout of std::array, with checked indexing), or, "
+                "for a table every "
                 "thread reads, the container through ferry::read<K>(v); a member that holds one "
                 "is named by rejected_array_member<Index, Member, Holder> in this diagnostic");
   static_assert(k != arg_kind::reject_mutable_member,
@@ -1447,6 +1460,23 @@ consteval bool drops_bounds_checks() {
       }
       (std::make_index_sequence<std::tuple_size_v<Bound>>{});
     }
+  }
+}
+
+/// True when a callable with written-out parameter types (a kernel, phase or finish) takes a
+/// parameter whose type is or holds an array with unchecked indexing (holds_array: a C array,
+/// std::array, compiler vector type). ferry hands kernels no such type (the array rule), so only
+/// a conversion from what it passes (a user type's `operator std::array<double, 3>()`) could
+/// fill the parameter, and the kernel would index that copy unchecked. A generic parameter
+/// (`auto`) receives what ferry passes, which the argument rules checked.
+template <class F>
+consteval bool takes_unchecked_array() {
+  if constexpr (!kernel_params<F>::known) {
+    return false;
+  } else {
+    return []<class... P>(std::type_identity<std::tuple<P...>>) {
+      return (holds_array<std::remove_cvref_t<P>>() || ... || false);
+    }(std::type_identity<typename kernel_params<F>::type>{});
   }
 }
 

@@ -1066,14 +1066,16 @@ inline constexpr bool outlives_call_v =
 /// keeps a pointer to its elements (every partitioning strategy, atomic_add, read, around).
 template <class C>
 consteval void check_not_temporary() {
-  static_assert(outlives_call_v<C>,
-                "ferry: this argument is a temporary container that owns its elements; the "
-                "strategy (or atomic_add / read / around wrapper) keeps a pointer to them, and "
-                "they are freed at the end of the statement, so a later launch would use freed "
-                "memory. "
-                "Keep the container in a named variable that outlives the launch "
-                "(auto v = make(); ferry::elementwise(v)), or pass a std::span over storage that "
-                "does");
+  static_assert(
+      outlives_call_v<C>,
+      "ferry: this argument is a temporary container that owns its elements; the "
+      "strategy (or atomic_add / read / around wrapper) keeps a pointer to them, and "
+      "they are freed at the end of the full expression: a wrapper kept past it (auto a = "
+      "ferry::elementwise(make()); ... a later launch) would use freed memory, and even "
+      "inside one launch call the results written to a temporary are lost with it. "
+      "Keep the container in a named variable that outlives the launch "
+      "(auto v = make(); ferry::elementwise(v)), or pass a std::span over storage that "
+      "does");
 }
 }  // namespace detail
 

@@ -7,7 +7,6 @@
 // ferry::checked_array (a std::array is refused as a by-value argument: its indexing is
 // unchecked); the unrolled loop's indices are constants, so the checks fold away.
 #include <array>
-#include <bit>
 #include <span>
 #include <utility>
 
@@ -24,7 +23,7 @@ using taps = ferry::checked_array<Real_type, FIR::coeff_len>;
 /// One rep: one launch, out[i] = sum of coeff[j] * in[i + j] from 0.0 in increasing j. Shared
 /// by ferry_A and ferry_B, which differ only in where the data lives.
 void rep(FIR& k) {
-  const taps coeff = std::bit_cast<taps>(k.m_coeff);
+  const taps coeff(k.m_coeff);
   ferry::launch(
       {.name = "FIR"}, ferry::range{k.m_n},
       [] FERRY_KERNEL(const ferry::index i, Real_type& out, ferry::view<const Real_type> in,
