@@ -61,6 +61,11 @@ class array {
                 "views and other handles cannot be elements: a kernel would follow host "
                 "addresses ferry does not map. Store indices into another array instead");
   static_assert(alignof(T) <= detail::allocation_alignment, FERRY_OVER_ALIGNED_MESSAGE("array"));
+  static_assert(!holds_unchecked_array_v<T>,
+                "ferry::array<T>: T is or holds a C array or std::array (or a compiler vector "
+                "type), whose indexing checks nothing; no launch accepts such elements (the "
+                "array rule). Use ferry::checked_array<U, N> in its place (the layout of "
+                "std::array, with checked indexing)");
 
  public:
   using value_type = T;
