@@ -165,6 +165,15 @@ TEST(checked_array, an_index_outside_0_to_n_is_a_bounds_error_with_index_and_ext
   EXPECT_THROW(static_cast<void>(*a.end()), ferry::bounds_error);
   EXPECT_THROW(static_cast<void>(c.begin()[-1]), ferry::bounds_error);
   EXPECT_THROW(static_cast<void>(a.begin()[5]), ferry::bounds_error);
+  // A singular iterator holds no array: any position fails the check (it wrote through a null
+  // pointer before), and moves wrap rather than overflow.
+  vec3::iterator singular;
+  EXPECT_THROW(static_cast<void>(*singular), ferry::bounds_error);
+  EXPECT_THROW(static_cast<void>(singular[1]), ferry::bounds_error);
+  auto far = a.begin();
+  far += std::numeric_limits<std::ptrdiff_t>::max();
+  far += 2;  // wraps to PTRDIFF_MIN + 1
+  EXPECT_THROW(static_cast<void>(*far), ferry::bounds_error);
   EXPECT_EQ(a, (vec3{1.0, 6.0, 3.0}));
 }
 

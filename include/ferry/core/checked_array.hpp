@@ -41,8 +41,9 @@ FERRY_HOST_DEVICE FERRY_INLINE constexpr void check_array_index(index k) {
 
 /// The iterator of checked_array<T, N> (T const-qualified for the const iterator): the array's
 /// first element and a position. Random access, not contiguous (so no std::span converts from
-/// the array); moving it anywhere is allowed, and dereferencing it checks the position against
-/// [0, N) as operator[] does.
+/// the array). Its position moves by wrapping (two's complement) arithmetic, so no move is
+/// undefined; dereferencing checks the position against [0, N) as operator[] does, and a
+/// singular (default-constructed) iterator fails the check at any position.
 template <class T, std::size_t N>
 class checked_array_iterator {
  public:
@@ -51,48 +52,43 @@ class checked_array_iterator {
   using difference_type = std::ptrdiff_t;
   using reference = T&;
 
-  /// A singular iterator (compare or assign it only).
+  /// A singular iterator: compare or assign it; dereferencing it is a bounds error.
   constexpr checked_array_iterator() = default;
   /// The iterator at position `at` of the array whose first element is `first`.
   FERRY_HOST_DEVICE constexpr checked_array_iterator(T* first, index at) : first_(first), at_(at) {}
-  /// The const iterator at the same position.
-  FERRY_HOST_DEVICE constexpr operator checked_array_iterator<const T, N>() const
-      requires(!std::is_const_v<T>) {
-    return checked_array_iterator<const T, N>(first_, at_);
-  }
+  /// A const iterator from an iterator at the same position.
+  template <class U>
+  requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>) FERRY_HOST_DEVICE
+      constexpr checked_array_iterator(const checked_array_iterator<U, N>& it)
+      : first_(it.first_), at_(it.at_) {}
 
-  /// The element at the position. Errors: a position outside [0, N) (end() included) is a
-  /// bounds error, as checked_array::operator[].
+  /// The element at the position. Errors: a position outside [0, N) (end() included), or any
+  /// position of a singular iterator (reported as position N), is a bounds error, as
+  /// checked_array::operator[].
   FERRY_HOST_DEVICE constexpr T& operator*() const {
-    check_array_index<N>(at_);
+    check_array_index<N>(first_ != nullptr ? at_ : static_cast<index>(N));
     return first_[at_];
   }
   /// The element n positions on; checked as operator*.
   FERRY_HOST_DEVICE constexpr T& operator[](difference_type n) const { return *(*this + n); }
-  FERRY_HOST_DEVICE constexpr checked_array_iterator& operator++() {
-    ++at_;
-    return *this;
-  }
+  FERRY_HOST_DEVICE constexpr checked_array_iterator& operator++() { return *this += 1; }
   FERRY_HOST_DEVICE constexpr checked_array_iterator operator++(int) {
     checked_array_iterator old = *this;
-    ++at_;
+    *this += 1;
     return old;
   }
-  FERRY_HOST_DEVICE constexpr checked_array_iterator& operator--() {
-    --at_;
-    return *this;
-  }
+  FERRY_HOST_DEVICE constexpr checked_array_iterator& operator--() { return *this -= 1; }
   FERRY_HOST_DEVICE constexpr checked_array_iterator operator--(int) {
     checked_array_iterator old = *this;
-    --at_;
+    *this -= 1;
     return old;
   }
   FERRY_HOST_DEVICE constexpr checked_array_iterator& operator+=(difference_type n) {
-    at_ += n;
+    at_ = static_cast<index>(static_cast<std::size_t>(at_) + static_cast<std::size_t>(n));
     return *this;
   }
   FERRY_HOST_DEVICE constexpr checked_array_iterator& operator-=(difference_type n) {
-    at_ -= n;
+    at_ = static_cast<index>(static_cast<std::size_t>(at_) - static_cast<std::size_t>(n));
     return *this;
   }
   FERRY_HOST_DEVICE friend constexpr checked_array_iterator operator+(checked_array_iterator it,
@@ -109,7 +105,8 @@ class checked_array_iterator {
   }
   FERRY_HOST_DEVICE friend constexpr difference_type operator-(const checked_array_iterator& a,
                                                                const checked_array_iterator& b) {
-    return a.at_ - b.at_;
+    return static_cast<difference_type>(static_cast<std::size_t>(a.at_) -
+                                        static_cast<std::size_t>(b.at_));
   }
   FERRY_HOST_DEVICE friend constexpr bool operator==(const checked_array_iterator& a,
                                                      const checked_array_iterator& b) {
@@ -121,6 +118,8 @@ class checked_array_iterator {
   }
 
  private:
+  template <class, std::size_t>
+  friend class checked_array_iterator;
   T* first_ = nullptr;
   index at_ = 0;
 };
