@@ -52,7 +52,7 @@ struct checked_members {
 /// A trusted type: its promise covers how its members are reached (here: not at all).
 class opaque_pair {
  public:
-  FERRY_HOST_DEVICE double first() const { return v_[0]; }
+  FERRY_HOST_DEVICE constexpr double first() const { return v_[0]; }
 
  private:
   double v_[2] = {};
@@ -76,7 +76,7 @@ static_assert(ferry::holds_unchecked_array_v<ferry::checked_array<c_array_member
 static_assert(!ferry::holds_unchecked_array_v<double>);
 static_assert(!ferry::holds_unchecked_array_v<vec3>);
 static_assert(!ferry::holds_unchecked_array_v<checked_members>);
-static_assert(!ferry::holds_unchecked_array_v<opaque_pair>);
+static_assert(!ferry::holds_unchecked_array_v<opaque_pair> && opaque_pair{}.first() == 0.0);
 static_assert(!ferry::holds_unchecked_array_v<ferry::stencil<3>>);
 // Still kernel values (no pointer): the array rule is a launch rule of its own.
 static_assert(ferry::is_kernel_value_v<c_array_member>);
@@ -149,7 +149,8 @@ TEST(checked_array, an_index_outside_0_to_n_is_a_bounds_error_with_index_and_ext
     EXPECT_THROW(static_cast<void>(c[k]), ferry::bounds_error) << k;
   }
   // A std::size_t index converts to ferry::index: SIZE_MAX is -1, refused.
-  EXPECT_THROW(a[std::numeric_limits<std::size_t>::max()], ferry::bounds_error);
+  std::size_t huge = std::numeric_limits<std::size_t>::max();
+  EXPECT_THROW(a[huge], ferry::bounds_error);
   EXPECT_EQ(a, (vec3{1.0, 5.0, 3.0}));  // nothing written by the refused accesses
   double sum = 0.0;
   for (const double x : c) sum += x;  // range-for over exactly N elements
