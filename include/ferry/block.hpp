@@ -1109,7 +1109,7 @@ template <class Blocked, class Kernel, class... A>
 void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel& kernel,
                    A&&... args) {
   using Space = typename Blocked::space_type;
-  static_assert((detail::check_argument<A, 0>() && ... && true));
+  static_assert(detail::check_arguments<A...>());
   static_assert(((detail::classify<A>() != detail::arg_kind::reduction &&
                   detail::classify<A>() != detail::arg_kind::atomic) &&
                  ... && true),

@@ -598,7 +598,7 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
                 "ferry::launch: the kernel's call operator is not const (a 'mutable' lambda, or a "
                 "function object's operator() declared without const). Kernels run as const "
                 "objects on every thread: drop 'mutable' or declare operator() const");
-  static_assert((detail::check_argument<A, 0>() && ... && true));
+  static_assert(detail::check_arguments<A...>());
   using bound_tuple = std::tuple<typename detail::map_of<Space, A>::bound...>;
   static_assert(!(detail::accepted(detail::classify<A>()) && ...) ||
                     !detail::kernel_params<K>::is_const ||

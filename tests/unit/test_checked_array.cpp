@@ -124,7 +124,8 @@ static_assert(vec3::size() == 3);
 constexpr vec3 constant{1.0, 2.0};  // the third value is value-initialised
 static_assert(constant[0] == 1.0 && constant[1] == 2.0 && constant[2] == 0.0);
 static_assert(constant == vec3{1.0, 2.0, 0.0} && !(constant == vec3{1.0, 2.0, 1.0}));
-static_assert(constant.get<1>() == 2.0 && vec3(std::array<double, 3>{4.0, 5.0, 6.0})[2] == 6.0);
+static_assert(constant.get<1>() == 2.0 && get<2>(constant) == 0.0 &&
+              vec3(std::array<double, 3>{4.0, 5.0, 6.0})[2] == 6.0);
 static_assert(*(constant.begin() + 1) == 2.0 && constant.end() - constant.begin() == 3);
 
 // --- outside a launch ----------------------------------------------------------------------

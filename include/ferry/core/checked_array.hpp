@@ -252,6 +252,23 @@ class checked_array {
   T elements_[N];
 };
 
+/// Element I of a, I < N checked at compile time: `get<0>(a)` (found by argument-dependent
+/// lookup), the free form of a.get<I>().
+template <std::size_t I, class T, std::size_t N>
+FERRY_HOST_DEVICE constexpr T& get(checked_array<T, N>& a) {
+  return a.template get<I>();
+}
+/// Element I of a read-only array.
+template <std::size_t I, class T, std::size_t N>
+FERRY_HOST_DEVICE constexpr const T& get(const checked_array<T, N>& a) {
+  return a.template get<I>();
+}
+/// Element I of an rvalue array.
+template <std::size_t I, class T, std::size_t N>
+FERRY_HOST_DEVICE constexpr T&& get(checked_array<T, N>&& a) {
+  return static_cast<checked_array<T, N>&&>(a).template get<I>();
+}
+
 /// `ferry::checked_array{1.0, 2.0, 3.0}` is a checked_array<double, 3>: T from the first value,
 /// N from their count (every value must have type T, as for std::array's guide).
 template <class T, class... U>

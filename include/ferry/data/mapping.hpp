@@ -701,7 +701,10 @@ constexpr bool name_rejected_member() {
 }
 
 /// Fails to compile, with a message saying what to write instead, for every rejected form.
-/// One static_assert per rule so the diagnostic carries the rule's own text.
+/// One static_assert per rule so the diagnostic carries the rule's own text. Position is the
+/// argument's number, counted from 1 after the kernel as the run-time errors count ("argument 2
+/// (read-only container)"): the compiler prints it in the instantiation the message comes from,
+/// `check_argument<A, Position>`, which is how a diagnostic says which argument it means.
 template <class A, int Position>
 consteval bool check_argument() {
   constexpr arg_kind k = classify<A>();
@@ -769,16 +772,17 @@ consteval bool check_argument() {
                 "nothing: a kernel could read past an element, or write through its own element "
                 "into the next thread's (a race) or past the buffer. Use "
                 "ferry::checked_array<T, N> of plain values in its place (the layout of "
-                "std::array, with checked indexing); a member that holds one is named by "
-                "rejected_array_member<Index, Member, Holder> in this diagnostic");
+                "std::array, with checked indexing); where a member holds the array, a second "
+                "diagnostic, rejected_array_member<Index, Member, Holder>, names that member");
   static_assert(k != arg_kind::reject_array_value,
                 "ferry::launch: this by-value argument is or holds a C array or std::array (or a "
                 "compiler vector type, or a ferry::checked_array of one), whose indexing checks "
                 "nothing: a kernel could read or write past it. Pass ferry::checked_array<T, N> "
                 "of plain values instead (the layout of std::array, with checked indexing), or, "
                 "for a table every "
-                "thread reads, the container through ferry::read<K>(v); a member that holds one "
-                "is named by rejected_array_member<Index, Member, Holder> in this diagnostic");
+                "thread reads, the container through ferry::read<K>(v); where a member holds the "
+                "array, a second diagnostic, rejected_array_member<Index, Member, Holder>, "
+                "names that member");
   static_assert(k != arg_kind::reject_mutable_member,
                 "ferry::launch: the elements of this argument (or this by-value argument) have a "
                 "`mutable` member: a kernel could write it through the const reference ferry "
@@ -795,6 +799,18 @@ consteval bool check_argument() {
     return name_array_member<typename judged_type<A>::type>();
   else
     return true;
+}
+
+/// check_argument for each argument A... at its position (I + 1: counted from 1 after the kernel).
+template <class... A, std::size_t... I>
+consteval bool check_arguments_at(std::index_sequence<I...>) {
+  return (check_argument<A, static_cast<int>(I) + 1>() && ... && true);
+}
+
+/// Every argument's compile-time rules, each instantiated with its position (check_argument).
+template <class... A>
+consteval bool check_arguments() {
+  return check_arguments_at<A...>(std::index_sequence_for<A...>{});
 }
 
 // --- per-kind mapping: regions (host memory the argument uses) and binding -------------------
