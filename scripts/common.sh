@@ -116,8 +116,8 @@ tsan_env() { # path of libarcher.so
 
 # Debian packages of the hip build of scripts/test.sh (AMD GPUs, compile and link only): Clang 22
 # (compiles -x hip; clang-tools-22's clang-offload-bundler packs the host and device objects
-# into one, and the driver fails without it ("posix_spawn failed") since clang-22 no longer
-# brings it; its lld-22 links the device code, llvm-22's llvm-dis/llvm-as make the gfx942
+# into one, and the driver fails without it ("posix_spawn failed"); clang-22 does not
+# install it; its lld-22 links the device code, llvm-22's llvm-dis/llvm-as make the gfx942
 # bitcode cmake/FerryDevice.cmake generates, libomp-22-dev is its OpenMP), HIP 5.2's headers and
 # runtime library (libamdhip64-dev) and the ROCm device libraries (rocm-device-libs).
 FERRY_HIP_PACKAGES=(clang-22 clang-tools-22 lld-22 llvm-22 libomp-22-dev libamdhip64-dev rocm-device-libs)
