@@ -803,21 +803,30 @@ constexpr bool holds_array() {
 /// Marks "no member": the index bad_member_of reports when the type itself is the problem.
 inline constexpr std::size_t no_member = static_cast<std::size_t>(-1);
 
-template <std::size_t I, class... Fs>
-struct first_bad_field {
+/// The first field F of Fs (from position I) for which Pred<F>::value holds: `index` (no_member
+/// when none does) and `type` (void then). Serves bad_member_of and array_member_of.
+template <template <class> class Pred, std::size_t I, class... Fs>
+struct first_field_where {
   static constexpr std::size_t index = no_member;
   using type = void;
 };
-template <std::size_t I, class F, class... Fs>
-struct first_bad_field<I, F, Fs...> {
-  static constexpr bool bad = field_verdict<F>() != kernel_value_verdict::ok;
-  static constexpr std::size_t index = bad ? I : first_bad_field<I + 1, Fs...>::index;
-  using type = std::conditional_t<bad, F, typename first_bad_field<I + 1, Fs...>::type>;
+template <template <class> class Pred, std::size_t I, class F, class... Fs>
+struct first_field_where<Pred, I, F, Fs...> {
+  static constexpr bool hit = Pred<F>::value;
+  static constexpr std::size_t index = hit ? I : first_field_where<Pred, I + 1, Fs...>::index;
+  using type = std::conditional_t<hit, F, typename first_field_where<Pred, I + 1, Fs...>::type>;
 };
-template <class L>
-struct first_bad_in;
-template <class... Fs>
-struct first_bad_in<type_list<Fs...>> : first_bad_field<0, Fs...> {};
+template <template <class> class Pred, class L>
+struct first_field_in;
+template <template <class> class Pred, class... Fs>
+struct first_field_in<Pred, type_list<Fs...>> : first_field_where<Pred, 0, Fs...> {};
+
+/// A field that breaks the by-value rule.
+template <class F>
+struct is_bad_field : std::bool_constant<field_verdict<F>() != kernel_value_verdict::ok> {};
+/// A field that is or holds an unchecked array.
+template <class F>
+struct is_array_field : std::bool_constant<holds_array<std::remove_cvref_t<F>>()> {};
 
 /// Whether verdict_of<T> judged T by its members (the last branch of aggregate_verdict), so
 /// that a rejection of T is a rejection of one of its members.
@@ -850,23 +859,7 @@ struct bad_member_of {
   using type = void;
 };
 template <class T>
-struct bad_member_of<T, true> : first_bad_in<field_types<std::remove_cv_t<T>>> {};
-
-template <std::size_t I, class... Fs>
-struct first_array_field {
-  static constexpr std::size_t index = no_member;
-  using type = void;
-};
-template <std::size_t I, class F, class... Fs>
-struct first_array_field<I, F, Fs...> {
-  static constexpr bool hit = holds_array<std::remove_cvref_t<F>>();
-  static constexpr std::size_t index = hit ? I : first_array_field<I + 1, Fs...>::index;
-  using type = std::conditional_t<hit, F, typename first_array_field<I + 1, Fs...>::type>;
-};
-template <class L>
-struct first_array_in;
-template <class... Fs>
-struct first_array_in<type_list<Fs...>> : first_array_field<0, Fs...> {};
+struct bad_member_of<T, true> : first_field_in<is_bad_field, field_types<std::remove_cv_t<T>>> {};
 
 /// The first member of T that is or holds a C array or std::array (holds_array): `index`
 /// (0-based, declaration order) and `type` (its declared type). index == no_member (type void)
@@ -879,7 +872,8 @@ struct array_member_of {
   using type = void;
 };
 template <class T>
-struct array_member_of<T, true> : first_array_in<field_types<std::remove_cv_t<T>>> {};
+struct array_member_of<T, true> : first_field_in<is_array_field, field_types<std::remove_cv_t<T>>> {
+};
 
 /// The verdict for T: kernel_value_verdict::ok, or the first reason T is not a kernel value.
 template <class T>
