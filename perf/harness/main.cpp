@@ -370,11 +370,20 @@ int run_suite(const options& opt, const std::string& command_line) {
     plan.push_back(std::move(p));
   }
   if (!opt.variants.empty()) {
+    bool any_built = variant_sel[static_cast<int>(variant_id::ref_seq)];
     for (int v = 1; v < variant_count; ++v) {
       if (variant_sel[v] && !any_selected_variant_built[v]) {
         std::cerr << "ferry-perf: note: no selected kernel has variant "
                   << variant_name(variant_id(v)) << " in this build; skipped\n";
       }
+      any_built = any_built || (variant_sel[v] && any_selected_variant_built[v]);
+    }
+    // Asked for variants of which this build has none (base_cuda in a host build, say): a
+    // usage error, not an empty report that exits 0 as if the run had been measured.
+    if (!any_built) {
+      std::cerr << "ferry-perf: none of the variants named with -v is built for the selected "
+                   "kernels in this build (see --list)\n";
+      return exit_usage;
     }
   }
 
