@@ -58,7 +58,7 @@ ensure_packages() {
 
 # Configures the host build in build/: Release, default backend OpenMP, with ferry-perf, the
 # tests and the examples. Keeps the generator of an existing build folder.
-configure_host_build() {
+configure_host_build() { # [extra cmake options...]
   local gen=()
   [[ -f "$FERRY_BUILD/CMakeCache.txt" ]] || gen=(-G Ninja)
   say "configuring the host build in ${FERRY_BUILD#"$FERRY_ROOT"/}/ (Release, OpenMP)"
@@ -69,7 +69,7 @@ configure_host_build() {
   # perf/scripts/link-unchecked.sh.
   cmake -S "$FERRY_ROOT" -B "$FERRY_BUILD" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
     -DFERRY_DEVICE_BACKEND=none -DFERRY_BUILD_PERF=ON -DFERRY_PERF_UNCHECKED=OFF \
-    -DFERRY_BUILD_TESTS=ON -DFERRY_BUILD_EXAMPLES=ON
+    -DFERRY_BUILD_TESTS=ON -DFERRY_BUILD_EXAMPLES=ON "$@"
 }
 
 # Prints the path of LLVM's Archer OpenMP tool (libarcher.so) that matches $FERRY_CLANGXX, or

@@ -76,6 +76,13 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 # them side by side took 1.8-2.0 s each with libgomp's default policy and 0.3-0.4 s with this one.
 export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-passive}"
 
+# Unit test sources compiled per translation unit (FERRY_UNIT_TEST_BATCH, tests/unit/
+# CMakeLists.txt says why): each translation unit pays for gtest's and ferry's headers once,
+# about 6 s of clang -x hip and 1 s of g++ apiece. Not in the CUDA build, where nvcc took longer
+# for the batches than for the files alone. FERRY_UNIT_TEST_BATCH=1 compiles each source on its
+# own, as a developer build does.
+unit_batch=(-DFERRY_UNIT_TEST_BATCH="${FERRY_UNIT_TEST_BATCH:-6}")
+
 passed=0
 skipped=0
 failed=0
@@ -187,7 +194,7 @@ extra_build() { # label folder compiler build_type sanitize examples [ctest args
   if step "configure ($label)" cmake -S "$FERRY_ROOT" -B "$dir" "${gen[@]}" \
     -DCMAKE_BUILD_TYPE="$type" -DCMAKE_CXX_COMPILER="$cxx" -DFERRY_DEVICE_BACKEND=none \
     -DFERRY_SANITIZE="$sanitize" -DFERRY_BUILD_PERF=OFF -DFERRY_BUILD_TESTS=ON \
-    -DFERRY_BUILD_EXAMPLES="$examples" "${flags[@]}"; then
+    -DFERRY_BUILD_EXAMPLES="$examples" "${unit_batch[@]}" "${flags[@]}"; then
     say "building everything in ${dir#"$FERRY_ROOT"/}/ with $FERRY_JOBS jobs"
     step "build ($label)" build_all "$dir" || true
     run_ctest "$dir" "$label" "$@"
@@ -206,7 +213,7 @@ if [[ "${FERRY_TEST_HOST:-1}" == 0 ]]; then
   say "skipping the host build and packaging (FERRY_TEST_HOST=0)"
 else
   part_start
-  if step "configure (host)" configure_host_build; then
+  if step "configure (host)" configure_host_build "${unit_batch[@]}"; then
     host_ok=1
     say "building everything in build/ with $FERRY_JOBS jobs"
     step "build (host)" build_all "$FERRY_BUILD" || true
@@ -325,7 +332,7 @@ else
   if step "configure (CUDA)" cmake -S "$FERRY_ROOT" -B "$cuda_build" "${gen[@]}" \
     -DCMAKE_BUILD_TYPE=Release -DFERRY_DEVICE_BACKEND=cuda -DCMAKE_CUDA_COMPILER="$nvcc" \
     -DFERRY_BUILD_PERF=ON -DFERRY_PERF_UNCHECKED=OFF -DFERRY_BUILD_TESTS=ON \
-    -DFERRY_BUILD_FUZZ=OFF -DFERRY_BUILD_EXAMPLES=ON; then
+    -DFERRY_BUILD_FUZZ=OFF -DFERRY_BUILD_EXAMPLES=ON -DFERRY_UNIT_TEST_BATCH=1; then
     say "building everything in build-cuda/ with $FERRY_JOBS jobs (nvcc is slow)"
     step "build (CUDA)" build_all "$cuda_build" || true
     # Not the compile-fail tests: they compile with the build's C++ compiler (g++ here, as in
@@ -377,7 +384,7 @@ else
     -DFERRY_DEVICE_BACKEND=hip "-DFERRY_HIP_ARCHITECTURES=$hip_archs" \
     -DFERRY_BUILD_PERF=ON -DFERRY_PERF_UNCHECKED=OFF "-DFERRY_PERF_VARIANTS=$hip_variants" \
     -DFERRY_BUILD_TESTS=ON \
-    -DFERRY_BUILD_FUZZ=OFF -DFERRY_BUILD_EXAMPLES=ON; then
+    -DFERRY_BUILD_FUZZ=OFF -DFERRY_BUILD_EXAMPLES=ON "${unit_batch[@]}"; then
     say "building everything in build-hip/ with $FERRY_JOBS jobs (each device source: host, $hip_archs)"
     # One passed check when everything compiled and linked (a failure is recorded by step).
     if step "build (hip, $hip_archs)" build_all "$hip_build"; then
@@ -412,7 +419,7 @@ else
     -DCUDAToolkit_ROOT="$(dirname "$(dirname "$nvcc")")" -DFERRY_PERF_UNCHECKED=OFF \
     "-DFERRY_BUILD_PERF=$( ((${FERRY_TEST_LLVM_OFFLOAD_PERF:-0})) && echo ON || echo OFF)" \
     -DFERRY_BUILD_TESTS=ON -DFERRY_BUILD_FUZZ=OFF \
-    -DFERRY_BUILD_EXAMPLES=ON; then
+    -DFERRY_BUILD_EXAMPLES=ON "${unit_batch[@]}"; then
     say "building everything in build-llvm-offload/ with $FERRY_JOBS jobs (two device images per source)"
     step "build (llvm_offload, sm_90 + gfx90a)" build_all "$lo_build" || true
     run_ctest "$lo_build" "llvm_offload build (FERRY_BACKEND=openmp)" -L unit "$@"

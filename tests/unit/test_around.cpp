@@ -20,8 +20,11 @@
 #include <vector>
 
 #include "backend_param.hpp"
+#include "shared_helpers.hpp"
 
 namespace {
+
+using ferry_test::pattern;
 
 using ferry::index;
 using ferry_test::contains;
@@ -117,12 +120,12 @@ void pick(std::vector<double>& out, const std::vector<double>& x, index k) {
       ferry::elementwise(out), ferry::around(x, pair), k);
 }
 
-/// A one-point launch over `space` with stencil `s` and offset o on x (a probe of the launch
+/// A one-point launch over `space` with stencil `s` and offset o on x (a probe_around of the launch
 /// check; the kernel adds the neighbourhood's elements to a reduction so that every element is
 /// read).
 template <class Space, int N>
-double probe(const Space& space, const std::vector<double>& x, const ferry::stencil<N>& s,
-             index o) {
+double probe_around(const Space& space, const std::vector<double>& x, const ferry::stencil<N>& s,
+                    index o) {
   double total = 0.0;
   ferry::launch(
       {.name = "probe"}, space,
@@ -152,7 +155,7 @@ double five_point_sum(const std::vector<double>& x, index nx, index ny) {
 
 /// x[i] += 1 over [0, n) through elementwise, reading x's neighbourhood at the same time: the
 /// written argument overlaps the read one.
-void read_and_write(std::vector<double>& x) {
+void read_around_and_write(std::vector<double>& x) {
   const ferry::stencil<1> centre{0};
   ferry::launch(
       {.name = "read_and_write"}, ferry::range{static_cast<index>(x.size())},
@@ -160,13 +163,6 @@ void read_and_write(std::vector<double>& x) {
         w = u[0] + 1.0;
       },
       ferry::elementwise(x), ferry::around(x, centre));
-}
-
-std::vector<double> pattern(index n, int salt) {
-  std::vector<double> v(static_cast<std::size_t>(n));
-  for (index c = 0; c < n; ++c)
-    v[static_cast<std::size_t>(c)] = 0.25 * static_cast<double>((c * (7 + salt)) % 29) - 3.0;
-  return v;
 }
 
 /// A read-only container whose size() runs user code: from its second call on, it moves the
@@ -240,8 +236,9 @@ TEST_P(around_test, an_empty_space_binds_without_overflow) {
   // offset + lowest overflows 64 bits, but no point exists to use it (UBSan would report the
   // overflow, which binding computed before, in the CI's sanitizer build).
   const std::vector<double> x(4, 1.0);
-  EXPECT_EQ(probe(ferry::range{0, 0}, x, ferry::stencil<1>{std::numeric_limits<index>::min()}, -1),
-            0.0);
+  EXPECT_EQ(
+      probe_around(ferry::range{0, 0}, x, ferry::stencil<1>{std::numeric_limits<index>::min()}, -1),
+      0.0);
 }
 
 TEST_P(around_test, three_point_1d_matches_a_sequential_reference) {
@@ -353,7 +350,7 @@ TEST_P(around_test, reads_are_copied_in_only_and_taken_from_a_resident_copy) {
 
 TEST_P(around_test, a_written_argument_over_the_same_array_is_refused) {
   std::vector<double> x(16, 1.0);
-  EXPECT_THROW(read_and_write(x), ferry::aliasing_error);
+  EXPECT_THROW(read_around_and_write(x), ferry::aliasing_error);
   EXPECT_EQ(x, std::vector<double>(16, 1.0));
 }
 
@@ -398,13 +395,13 @@ TEST_P(around_test, negative_begin_bounds_in_2d_and_3d_are_refused) {
   const std::vector<double> x(1000, 1.0);
   const ferry::stencil<1> c{0};
   try {
-    probe(ferry::range2d{-1, 10, 1, 10}, x, c, 200);
+    probe_around(ferry::range2d{-1, 10, 1, 10}, x, c, 200);
     FAIL() << "a 2D space with a negative begin bound not refused";
   } catch (const ferry::launch_error& e) {
     EXPECT_TRUE(contains(e.what(), "around over a 2D space needs begin bounds >= 0")) << e.what();
   }
   try {
-    probe(ferry::range3d{0, 5, 0, 5, -1, 5}, x, c, 200);
+    probe_around(ferry::range3d{0, 5, 0, 5, -1, 5}, x, c, 200);
     FAIL() << "a 3D space with a negative begin bound not refused";
   } catch (const ferry::launch_error& e) {
     EXPECT_TRUE(contains(e.what(), "around over a 3D space needs begin bounds >= 0")) << e.what();
@@ -417,7 +414,7 @@ TEST_P(around_test, overflowing_index_arithmetic_is_refused) {
   constexpr index bottom = std::numeric_limits<index>::min();
   const auto refused = [&](auto space, auto s, index o) {
     try {
-      probe(space, x, s, o);
+      probe_around(space, x, s, o);
       return std::string("ran");
     } catch (const ferry::launch_error& e) {
       return std::string(e.what());
@@ -440,10 +437,10 @@ TEST_P(around_test, empty_spaces_and_empty_buffers) {
   const std::vector<double> none;
   const ferry::stencil<2> pair{0, 1};
   // An empty space runs nothing and checks nothing, whatever the buffer.
-  EXPECT_EQ(probe(ferry::range{0, 0}, none, pair, 0), 0.0);
-  EXPECT_EQ(probe(ferry::range2d{0, 0, 0, 5}, none, pair, 0), 0.0);
+  EXPECT_EQ(probe_around(ferry::range{0, 0}, none, pair, 0), 0.0);
+  EXPECT_EQ(probe_around(ferry::range2d{0, 0, 0, 5}, none, pair, 0), 0.0);
   // A non-empty space reaches elements of an empty buffer: refused.
-  EXPECT_THROW(probe(ferry::range{0, 1}, none, pair, 0), ferry::launch_error);
+  EXPECT_THROW(probe_around(ferry::range{0, 1}, none, pair, 0), ferry::launch_error);
 }
 
 // The neighbourhood's own index (k in [0, N)) keeps its check: the host backends throw (a
@@ -488,7 +485,7 @@ TEST(around_check, agrees_with_an_exact_reference_on_random_small_cases) {
     const bool expect = lo < hi && reference_refuses(lo, hi, o, {a, b, c}, 20);
     bool got = false;
     try {
-      probe(ferry::range{lo, hi}, x, ferry::stencil<3>{a, b, c}, o);
+      probe_around(ferry::range{lo, hi}, x, ferry::stencil<3>{a, b, c}, o);
     } catch (const ferry::launch_error&) {
       got = true;
     }
@@ -507,7 +504,8 @@ TEST(around_check, refuses_every_point_near_the_ends_of_the_index_type) {
   constexpr index bottom = std::numeric_limits<index>::min();
   for (const index o : {top, top - 1, bottom, bottom + 1, top / 2, bottom / 2})
     for (const index d : {index{0}, index{1}, index{-1}, top, bottom}) {
-      EXPECT_THROW(probe(ferry::range{0, 2}, x, ferry::stencil<2>{d, 0}, o), ferry::launch_error)
+      EXPECT_THROW(probe_around(ferry::range{0, 2}, x, ferry::stencil<2>{d, 0}, o),
+                   ferry::launch_error)
           << "offset " << o << ", stencil point " << d;
     }
 }

@@ -29,8 +29,12 @@
 #include <vector>
 
 #include "backend_param.hpp"
+#include "shared_helpers.hpp"
 
 namespace {
+
+using ferry_test::at;
+using ferry_test::pattern;
 
 using ferry::index;
 using ferry_test::contains;
@@ -285,17 +289,6 @@ void launch_reassigned_over(std::vector<double>& out, index n, const Arg& arg) {
 template <class Arg>
 void launch_reassigned(std::vector<double>& out, const Arg& arg) {
   launch_reassigned_over(out, 4, arg);
-}
-
-std::vector<double> pattern(index n, int salt) {
-  std::vector<double> v(static_cast<std::size_t>(n));
-  for (index c = 0; c < n; ++c)
-    v[static_cast<std::size_t>(c)] = 0.25 * static_cast<double>((c * (7 + salt)) % 29) - 3.0;
-  return v;
-}
-
-double at(const std::vector<double>& v, index c) {
-  return v[static_cast<std::size_t>(c)];
 }
 
 /// `count` distinct entries of [first, last), in a shuffled order.

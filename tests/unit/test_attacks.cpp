@@ -9,8 +9,11 @@
 #include <vector>
 
 #include "backend_param.hpp"
+#include "shared_helpers.hpp"
 
 namespace {
+
+using ferry_test::count_into;
 
 using ferry::index;
 using ferry_test::contains;
@@ -141,14 +144,6 @@ TEST_P(attacks, two_reductions_into_one_variable_are_refused) {
   double x = 0.0;
   EXPECT_THROW(two_sums_into(x, 8), ferry::aliasing_error);
   EXPECT_EQ(x, 0.0) << "the launch ran";
-}
-
-/// Adds n to `target` through a reduction and nothing else.
-void count_into(double& target, index n) {
-  ferry::launch(
-      {.name = "count_into"}, ferry::range{n},
-      [] FERRY_KERNEL(index, ferry::reducer<double, ferry::plus> s) { s += 1.0; },
-      ferry::sum(target));
 }
 
 // A reduction target inside resident memory that no other argument of the launch names: the

@@ -20,17 +20,18 @@
 #include <vector>
 
 #include "backend_param.hpp"
+#include "shared_helpers.hpp"
 
 namespace {
+
+using ferry_test::imax;
+using ferry_test::imin;
 
 using ferry::index;
 using ferry_test::contains;
 using thread1 = ferry::block_thread<index>;
 using thread2 = ferry::block_thread<ferry::index2>;
 using thread3 = ferry::block_thread<ferry::index3>;
-
-constexpr index imax = std::numeric_limits<index>::max();
-constexpr index imin = std::numeric_limits<index>::min();
 
 // --- drivers (free functions: nvcc takes device lambdas only in functions it can name) ---------
 

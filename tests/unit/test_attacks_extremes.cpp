@@ -26,15 +26,17 @@
 #include <vector>
 
 #include "backend_param.hpp"
+#include "shared_helpers.hpp"
 
 namespace {
+
+using ferry_test::imax;
+using ferry_test::imin;
+using ferry_test::triple24;
 
 using ferry::index;
 using ferry_test::contains;
 using thread1 = ferry::block_thread<index>;
-
-constexpr index imax = std::numeric_limits<index>::max();
-constexpr index imin = std::numeric_limits<index>::min();
 
 // --- types (before every kernel: nvcc's extended lambdas see only types declared before the
 // first of them) ----------------------------------------------------------------------------------
@@ -559,9 +561,6 @@ auto elementwise_bound(T* p, index offset) {
 /// A 16-byte and a 24-byte element (16 divides a 32-byte sector, 24 does not).
 struct pair16 {
   double a, b;
-};
-struct triple24 {
-  double a, b, c;
 };
 
 TEST(gpu_launch_shape, sector_lead_starts_each_warp_on_a_sector_of_the_first_elementwise_argument) {

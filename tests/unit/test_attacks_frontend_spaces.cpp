@@ -19,9 +19,15 @@
 #include <vector>
 
 #include "backend_param.hpp"
+#include "shared_helpers.hpp"
 #include "space_reference.hpp"
 
 namespace {
+
+using ferry_test::accumulate;
+using ferry_test::imax;
+using ferry_test::imin;
+using ferry_test::lim;
 
 using ferry::index;
 using ferry::range;
@@ -33,19 +39,7 @@ using ferry_test::on_backend;
 using ferry_test::reference_ok;
 using ferry_test::separate_memory;
 
-constexpr index imax = std::numeric_limits<index>::max();
-constexpr index imin = std::numeric_limits<index>::min();
-constexpr index lim = ferry::max_extent;  // 2^62
-
 // --- avoided-copy statistics -------------------------------------------------------------------
-
-/// y[i] += x[i]
-void accumulate(std::vector<double>& y, const std::vector<double>& x) {
-  ferry::launch(
-      {.name = "accumulate"}, range{static_cast<index>(y.size())},
-      [] FERRY_KERNEL(index i, double& yi, ferry::view<const double> xs) { yi += xs[i]; },
-      ferry::elementwise(y), x);
-}
 
 class frontend_stats : public on_backend {};
 
@@ -167,7 +161,7 @@ FERRY_INSTANTIATE_BACKENDS(frontend_stats);
 
 /// Bounds at and around every limit: empty and inverted, extents of 2^62 and one more, 2D and 3D
 /// products at 2^62 and one more, the 64-bit extremes.
-const std::vector<dim>& dims() {
+const std::vector<dim>& limit_dims() {
   static const std::vector<dim> d{
       {0, 0},
       {0, 1},
@@ -300,13 +294,13 @@ template <class Space, class F>
 // would run them); invalid ones stop at it, whatever the dimension that breaks the rule.
 TEST(frontend_index_space, launch_passes_exactly_the_valid_spaces_to_the_argument_check) {
   ferry::set_backend(ferry::backend::serial);
-  for (const dim& a : dims()) {
+  for (const dim& a : limit_dims()) {
     ASSERT_TRUE(safe_agrees(range{a.b, a.e}, {a}, "launch_one",
                             [](const auto& s, auto& o) { launch_one(s, o); }));
-    for (const dim& b : dims()) {
+    for (const dim& b : limit_dims()) {
       ASSERT_TRUE(safe_agrees(range2d(a.b, a.e, b.b, b.e), {a, b}, "launch_one",
                               [](const auto& s, auto& o) { launch_one(s, o); }));
-      for (const dim& c : dims())
+      for (const dim& c : limit_dims())
         ASSERT_TRUE(safe_agrees(range3d(a.b, a.e, b.b, b.e, c.b, c.e), {a, b, c}, "launch_one",
                                 [](const auto& s, auto& o) { launch_one(s, o); }));
     }
@@ -315,13 +309,13 @@ TEST(frontend_index_space, launch_passes_exactly_the_valid_spaces_to_the_argumen
 
 TEST(frontend_index_space, launch_blocks_refuses_exactly_the_invalid_spaces) {
   ferry::set_backend(ferry::backend::serial);
-  for (const dim& a : dims()) {
+  for (const dim& a : limit_dims()) {
     ASSERT_TRUE(safe_agrees(range{a.b, a.e}, {a}, "blocks_one",
                             [](const auto& s, auto& o) { blocks_one(s, o); }));
-    for (const dim& b : dims()) {
+    for (const dim& b : limit_dims()) {
       ASSERT_TRUE(safe_agrees(range2d(a.b, a.e, b.b, b.e), {a, b}, "blocks_one",
                               [](const auto& s, auto& o) { blocks_one(s, o); }));
-      for (const dim& c : dims())
+      for (const dim& c : limit_dims())
         ASSERT_TRUE(safe_agrees(range3d(a.b, a.e, b.b, b.e, c.b, c.e), {a, b, c}, "blocks_one",
                                 [](const auto& s, auto& o) { blocks_one(s, o); }));
     }
@@ -355,11 +349,11 @@ template <class Space>
 
 TEST(frontend_index_space, unsafe_launch_blocks_refuses_exactly_the_invalid_spaces) {
   ferry::set_backend(ferry::backend::serial);
-  for (const dim& a : dims()) {
+  for (const dim& a : limit_dims()) {
     ASSERT_TRUE(unsafe_agrees(range{a.b, a.e}, {a}));
-    for (const dim& b : dims()) {
+    for (const dim& b : limit_dims()) {
       ASSERT_TRUE(unsafe_agrees(range2d(a.b, a.e, b.b, b.e), {a, b}));
-      for (const dim& c : dims())
+      for (const dim& c : limit_dims())
         ASSERT_TRUE(unsafe_agrees(range3d(a.b, a.e, b.b, b.e, c.b, c.e), {a, b, c}));
     }
   }

@@ -30,8 +30,11 @@
 #include <vector>
 
 #include "backend_param.hpp"
+#include "shared_helpers.hpp"
 
 namespace {
+
+using ferry_test::triple24;
 
 using ferry::index;
 using ferry_test::contains;
@@ -624,11 +627,6 @@ TEST(gpu_grid_limit, the_raw_launch_thread_count_saturates_instead_of_overflowin
 template <class T, index Stride = 1>
 using elementwise_bound_t =
     typename ferry::detail::arg_map<ferry::elementwise_t<T, Stride>, ferry::range>::bound;
-
-/// A 24-byte element (24 does not divide a 32-byte sector).
-struct triple24 {
-  double a, b, c;
-};
 
 TEST(gpu_grid_limit, the_front_end_counts_the_largest_lead_the_argument_types_allow) {
   // sector_lead returns past / sizeof(T) for the first unit-stride elementwise argument, past

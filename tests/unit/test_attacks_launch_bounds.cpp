@@ -54,7 +54,7 @@ static_assert(ferry::detail::is_launch_bounds<ferry::no_launch_bounds>);
 static_assert(!ferry::detail::is_launch_bounds<const ferry::launch_bounds<256>>);
 static_assert(!ferry::detail::is_launch_bounds<ferry::range>);
 
-std::vector<double> ramp(std::size_t n, double start) {
+std::vector<double> quarter_ramp(std::size_t n, double start) {
   std::vector<double> v(n);
   for (std::size_t i = 0; i < n; ++i) v[i] = start + 0.25 * static_cast<double>(i);
   return v;
@@ -125,7 +125,7 @@ mixed make_mixed(index n) {
   m.c.assign(4 * un, -3.0);
   m.v.assign(2 * un + 1, -4.0);
   m.hist.assign(7, 0);
-  m.x = ramp(un, 1.5);
+  m.x = quarter_ramp(un, 1.5);
   std::vector<index> list(un);
   for (index i = 0; i < n; ++i) list[static_cast<std::size_t>(i)] = 2 * n - 2 * i;  // reversed
   m.set = ferry::index_set(std::move(list));
@@ -273,7 +273,7 @@ TEST_P(attacks_launch_bounds, every_argument_kind_refused_above_the_bound_and_ru
 
 TEST_P(attacks_launch_bounds, edge_bounds_accept_exactly_the_blocks_up_to_max_threads) {
   const index n = 300;
-  const std::vector<double> x = ramp(n, -3.0);
+  const std::vector<double> x = quarter_ramp(n, -3.0);
   std::vector<double> want(n, 9.0);
   for (index i = 5; i < n; ++i) want[i] = 2.0 * x[i] + static_cast<double>(i);
   const auto refused = [&](auto run, int block, int bound) {
@@ -335,7 +335,7 @@ TEST_P(attacks_launch_bounds, edge_bounds_accept_exactly_the_blocks_up_to_max_th
 
 TEST_P(attacks_launch_bounds, the_block_is_refused_first_whatever_else_is_wrong) {
   const index n = 40;
-  const std::vector<double> x = ramp(n, 0.0);
+  const std::vector<double> x = quarter_ramp(n, 0.0);
   std::vector<double> y(n, 1.0);
   const std::vector<double> y0 = y;
   using lb = ferry::launch_bounds<128>;
@@ -467,7 +467,7 @@ TEST_P(attacks_launch_bounds, rows_arrays_and_write_only_under_bounds) {
 
 TEST_P(attacks_launch_bounds, a_refused_launch_leaves_residency_as_it_was) {
   const index n = 150;
-  const std::vector<double> x = ramp(n, 2.0);
+  const std::vector<double> x = quarter_ramp(n, 2.0);
   std::vector<double> y(n, 0.0), want(n, 0.0);
   for (index i = 3; i < n; ++i) want[i] = 2.0 * x[i] + static_cast<double>(i);
   {
@@ -495,7 +495,7 @@ TEST_P(attacks_launch_bounds, a_refused_launch_leaves_residency_as_it_was) {
 
 TEST_P(attacks_launch_bounds, explicit_bounds_still_deduce_the_kernel_and_arguments) {
   const index n = 70;
-  const std::vector<double> x = ramp(n, 1.0);
+  const std::vector<double> x = quarter_ramp(n, 1.0);
   const auto expect = [&](double c) {
     std::vector<double> w(n);
     for (index i = 0; i < n; ++i) w[i] = c * x[i] + static_cast<double>(i);
@@ -532,7 +532,7 @@ TEST_P(attacks_launch_bounds, explicit_bounds_still_deduce_the_kernel_and_argume
 
 TEST_P(attacks_launch_bounds, threads_launch_concurrently_with_different_bounds) {
   const index n = 97;
-  const std::vector<double> x = ramp(n, 0.5);
+  const std::vector<double> x = quarter_ramp(n, 0.5);
   std::vector<double> want(n);
   for (index i = 1; i < n; ++i) want[i] = 2.0 * x[i] + static_cast<double>(i);
   want[0] = -1.0;

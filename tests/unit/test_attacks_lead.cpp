@@ -4,13 +4,14 @@
 // do nothing, and the grid covers size + lead threads. These tests look, through the safe
 // interface only, for an index run twice or skipped, a thread before begin or at/after end that
 // touches memory, or wrong values near either end:
-//   * element sizes 1, 2, 4, 8, 16, 24, 32 and 48 bytes (aggregates of bytes and of doubles);
+//   * element lead_sizes 1, 2, 4, 8, 16, 24, 32 and 48 bytes (aggregates of bytes and of doubles);
 //   * the first argument a sub-span of a vector starting at every element offset 0..31, so every
 //     phase modulo 32 bytes occurs, plain, with the whole vector preload_mut-resident, with the
 //     sub-span itself resident, and with the second argument resident too;
 //   * range{begin, end} with begin in {0, 3, 37} (and -3 with an offset) and an elementwise offset
 //     (strided<1>(v, offset), the same accessor as elementwise(v));
-//   * sizes 0, 1, 2, 31, 32, 33, 255, 256, 257, 1000 and blocks of 256 (default), 32, 64, 1024;
+//   * lead_sizes 0, 1, 2, 31, 32, 33, 255, 256, 257, 1000 and blocks of 256 (default), 32, 64,
+//   1024;
 //   * write_only(elementwise(...)); a second elementwise argument at another phase; a strided
 //     first argument (strided<2>, and elementwise(v, offset, 1), whose run-time stride is not a
 //     compile-time unit stride) before the unit-stride one.
@@ -38,12 +39,12 @@ namespace {
 using ferry::index;
 using ferry_test::on_backend;
 
-/// N bytes (element sizes 1, 2, 4).
+/// N bytes (element lead_sizes 1, 2, 4).
 template <std::size_t N>
 struct bytes_t {
   ferry::checked_array<unsigned char, N> c;
 };
-/// N doubles (element sizes 8, 16, 24, 32, 48).
+/// N doubles (element lead_sizes 8, 16, 24, 32, 48).
 template <std::size_t N>
 struct doubles_t {
   ferry::checked_array<double, N> d;
@@ -123,7 +124,7 @@ void strided_first(const ferry::launch_config& cfg, ferry::range r, std::span<T>
 // --- helpers ---------------------------------------------------------------------------------
 
 template <class T>
-std::vector<T> numbered(std::size_t n, int salt) {
+std::vector<T> salted(std::size_t n, int salt) {
   std::vector<T> v(n);
   for (std::size_t j = 0; j < n; ++j) init(v[j], j, salt);
   return v;
@@ -141,7 +142,7 @@ std::string diff(const std::vector<T>& got, const std::vector<T>& want) {
   return "sizes differ";
 }
 
-inline constexpr index sizes[] = {0, 1, 2, 31, 32, 33, 255, 256, 257, 1000};
+inline constexpr index lead_sizes[] = {0, 1, 2, 31, 32, 33, 255, 256, 257, 1000};
 inline constexpr index begins[] = {0, 3, 37, -3};
 inline constexpr index offsets[] = {0, 1, 5};
 inline constexpr int blocks[] = {0, 32, 64, 1024};
@@ -157,7 +158,7 @@ constexpr index buf_len = 32 + span_len + 8;
 template <class F>
 void every_case(F body) {
   int rot = 0;
-  for (index size : sizes)
+  for (index size : lead_sizes)
     for (index begin : begins)
       for (index off : offsets) {
         if (off + begin < 0) continue;
@@ -173,7 +174,7 @@ void every_case(F body) {
             }
           }
       }
-  // 10 sizes x (3 begins x 3 offsets + begin -3 with offset 5) x 32 element offsets x 4 modes.
+  // 10 lead_sizes x (3 begins x 3 offsets + begin -3 with offset 5) x 32 element offsets x 4 modes.
   EXPECT_EQ(rot, 10 * 10 * 32 * 4) << "not every case ran";
 }
 
@@ -199,7 +200,7 @@ void with_mode(int mode, std::vector<T>& a, std::span<T> sub, std::vector<C>& c,
 
 template <class T>
 void bump_attack() {
-  std::vector<T> a = numbered<T>(buf_len, 1);
+  std::vector<T> a = salted<T>(buf_len, 1);
   std::vector<std::int32_t> cnt(buf_len);
   every_case([&](index phase, index off, index begin, index size, int block, int mode) {
     for (std::size_t j = 0; j < cnt.size(); ++j) cnt[j] = static_cast<std::int32_t>(3 * j + 1);
@@ -228,7 +229,7 @@ void bump_attack() {
 
 template <class T>
 void fill_attack() {
-  std::vector<T> a = numbered<T>(buf_len, 2);
+  std::vector<T> a = salted<T>(buf_len, 2);
   std::vector<int> unused;
   every_case([&](index phase, index off, index begin, index size, int block, int mode) {
     if (mode == 3) return std::string{};
@@ -248,8 +249,8 @@ void fill_attack() {
 template <class T>
 void strided_attack() {
   // s: strided<2> over twice the span; t: run-time stride 1; a: the unit-stride argument.
-  std::vector<T> s = numbered<T>(2 * buf_len + 64, 3), t = numbered<T>(buf_len, 4),
-                 a = numbered<T>(buf_len, 5);
+  std::vector<T> s = salted<T>(2 * buf_len + 64, 3), t = salted<T>(buf_len, 4),
+                 a = salted<T>(buf_len, 5);
   every_case([&](index phase, index off, index begin, index size, int block, int mode) {
     std::vector<T> want_s = s, want_t = t, want_a = a;
     const index sphase = (phase * 5 + 1) % 32, tphase = (phase * 3 + 2) % 32;

@@ -15,9 +15,18 @@
 #include <vector>
 
 #include "backend_param.hpp"
+#include "shared_helpers.hpp"
 #include "space_reference.hpp"
 
 namespace {
+
+using ferry_test::count_2d;
+using ferry_test::count_3d;
+using ferry_test::g_park;
+using ferry_test::imax;
+using ferry_test::imin;
+using ferry_test::lim;
+using ferry_test::park;
 
 using ferry::index;
 using ferry::range;
@@ -27,10 +36,6 @@ using ferry_test::contains;
 using ferry_test::dim;
 using ferry_test::on_backend;
 using ferry_test::reference_ok;
-
-constexpr index imax = std::numeric_limits<index>::max();
-constexpr index imin = std::numeric_limits<index>::min();
-constexpr index lim = ferry::max_extent;  // 2^62
 
 // --- index spaces: the fast check, the message and a reference agree everywhere ---------------
 
@@ -106,18 +111,6 @@ void count_1d(const range& s, double& total) {
   ferry::launch(
       {.name = "count_1d"}, s,
       [] FERRY_KERNEL(index, ferry::reducer<double, ferry::plus> r) { r += 1.0; },
-      ferry::sum(total));
-}
-void count_2d(const range2d& s, double& total) {
-  ferry::launch(
-      {.name = "count_2d"}, s,
-      [] FERRY_KERNEL(ferry::index2, ferry::reducer<double, ferry::plus> r) { r += 1.0; },
-      ferry::sum(total));
-}
-void count_3d(const range3d& s, double& total) {
-  ferry::launch(
-      {.name = "count_3d"}, s,
-      [] FERRY_KERNEL(ferry::index3, ferry::reducer<double, ferry::plus> r) { r += 1.0; },
       ferry::sum(total));
 }
 
@@ -418,14 +411,6 @@ TEST_P(attacks_aliasing, the_first_overlapping_pair_in_argument_order_is_reporte
 }
 
 // --- the same across host threads ----------------------------------------------------------------
-
-std::atomic<int> g_park{0};
-FERRY_HOST_DEVICE void park() {
-#if !FERRY_DEVICE_PASS
-  g_park.store(1);
-  while (g_park.load() != 2) std::this_thread::yield();
-#endif
-}
 
 /// The first `rows` rows of a 4-wide matrix become 5, parking in the kernel.
 void parked_fill_tiles(std::span<double> m, index rows) {

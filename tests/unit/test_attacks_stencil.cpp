@@ -115,7 +115,7 @@ void around_big_cells(std::vector<double>& out, const std::vector<big_cell>& x,
       ferry::elementwise(out), std::as_const(x), s);
 }
 
-constexpr int tile = 8;
+constexpr int stage_tile = 8;
 
 /// Stages x through a shared array in blocks of 8, then y[i] = w[local / 2 + shift +
 /// s.offset(k)] summed over k, read through a neighbourhood of the shared array's read view.
@@ -123,7 +123,8 @@ void around_shared(const std::vector<double>& x, std::vector<double>& y, ferry::
                    index shift) {
   using thread = ferry::block_thread<index>;
   ferry::launch_blocks(
-      {.name = "around_shared"}, ferry::blocks<tile>(ferry::range{static_cast<index>(x.size())}),
+      {.name = "around_shared"},
+      ferry::blocks<stage_tile>(ferry::range{static_cast<index>(x.size())}),
       ferry::block_kernel<double, ferry::shared<double>>(
           ferry::phase(
               ferry::writes<0>,
@@ -252,7 +253,7 @@ TEST_P(stencil_attacks_test, around_a_shared_array_names_the_shared_array) {
   for (std::size_t c = 0; c < x.size(); ++c) x[c] = static_cast<double>(c);
   around_shared(x, y, ferry::stencil<3>{0, 4, 2}, 0);  // centres local / 2 in [0, 4)
   for (std::size_t i = 0; i < y.size(); ++i) {
-    const std::size_t c = i - i % tile + i % tile / 2;  // the centre's element of x
+    const std::size_t c = i - i % stage_tile + i % stage_tile / 2;  // the centre's element of x
     EXPECT_EQ(y[i], x[c] + x[c + 4] + x[c + 2]) << i;
   }
   if (skip_failures()) GTEST_SKIP() << "a device traps on a failed check";

@@ -14,8 +14,15 @@
 #include <vector>
 
 #include "backend_param.hpp"
+#include "shared_helpers.hpp"
 
 namespace {
+
+using ferry_test::accumulate;
+using ferry_test::add_one;
+using ferry_test::count_into;
+using ferry_test::g_park;
+using ferry_test::park;
 
 using ferry::index;
 using ferry_test::contains;
@@ -23,15 +30,9 @@ using ferry_test::on_backend;
 
 // --- drivers -----------------------------------------------------------------------------------
 
-// A kernel that parks inside the launch until the test lets it go, so that another thread can
-// act while the launch is in flight. Host backends only (the flag is host memory).
-std::atomic<int> g_park{0};
-FERRY_HOST_DEVICE void park() {
-#if !FERRY_DEVICE_PASS
-  g_park.store(1);
-  while (g_park.load() != 2) std::this_thread::yield();
-#endif
-}
+// A kernel that calls park() (shared_helpers.hpp) stays inside the launch until the test lets
+// it go, so that another thread can act while the launch is in flight. Host backends only (the
+// flag is host memory). wait_for_park(s) waits until the flag is s.
 void wait_for_park(int s) {
   while (g_park.load() != s) std::this_thread::yield();
 }
@@ -46,25 +47,12 @@ void parked_count_into(double& target, index n) {
       },
       ferry::sum(target));
 }
-/// target += n through a reduction and nothing else.
-void count_into(double& target, index n) {
-  ferry::launch(
-      {.name = "count_into"}, ferry::range{n},
-      [] FERRY_KERNEL(index, ferry::reducer<double, ferry::plus> s) { s += 1.0; },
-      ferry::sum(target));
-}
 /// out[i] = 2 * x[i]
 void twice_of(std::span<double> out, std::span<const double> x) {
   ferry::launch(
       {.name = "twice_of"}, ferry::range{static_cast<index>(out.size())},
       [] FERRY_KERNEL(index i, double& o, ferry::view<const double> xv) { o = 2.0 * xv[i]; },
       ferry::elementwise(out), x);
-}
-/// y[i] += 1
-void add_one(std::span<double> y) {
-  ferry::launch(
-      {.name = "add_one"}, ferry::range{static_cast<index>(y.size())},
-      [] FERRY_KERNEL(index, double& yi) { yi += 1.0; }, ferry::elementwise(y));
 }
 
 /// a[i] += 1 on whatever backend is current.
@@ -573,14 +561,6 @@ TEST_F(attacks_backend_switch, a_host_backend_launch_on_device_resident_data_is_
     EXPECT_EQ(out, std::vector<double>(8, 6.0));
     EXPECT_EQ(y, std::vector<double>(8, 4.0));
   }
-}
-
-/// y[i] += x[i]
-void accumulate(std::span<double> y, std::span<const double> x) {
-  ferry::launch(
-      {.name = "accumulate"}, ferry::range{static_cast<index>(y.size())},
-      [] FERRY_KERNEL(index i, double& yi, ferry::view<const double> xv) { yi += xv[i]; },
-      ferry::elementwise(y), x);
 }
 
 // The backend is one process-wide setting. Another thread switching it between serial, checked

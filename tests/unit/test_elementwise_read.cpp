@@ -19,8 +19,11 @@
 #include <vector>
 
 #include "backend_param.hpp"
+#include "shared_helpers.hpp"
 
 namespace {
+
+using ferry_test::fill;
 
 using ferry::index;
 using ferry_test::contains;
@@ -52,7 +55,7 @@ concept write_only_takes = requires(A a) {
 static_assert(write_only_takes<decltype(ferry::elementwise(std::declval<std::vector<double>&>()))>);
 static_assert(!write_only_takes<ferry::elementwise_read_t<double>>);
 
-std::vector<double> pattern(index n, int salt) {
+std::vector<double> elementwise_pattern(index n, int salt) {
   std::vector<double> v(static_cast<std::size_t>(n));
   for (index c = 0; c < n; ++c)
     v[static_cast<std::size_t>(c)] = 0.5 * static_cast<double>((c * (5 + salt)) % 31) - 4.0;
@@ -127,12 +130,6 @@ double probe(const Space& space, const std::vector<double>& x) {
   return last;
 }
 
-/// a[i] = v for every i (the device copy of a ferry::array becomes the newer one).
-void fill(ferry::array<double>& a, double v) {
-  ferry::launch(
-      {.name = "fill"}, ferry::range{static_cast<index>(a.size())},
-      [] FERRY_KERNEL(index, double& x, double value) { x = value; }, ferry::elementwise(a), v);
-}
 /// out[i] = a[i] through the three read-only forms that take a container: ferry::read,
 /// ferry::around (one point) and the read-only elementwise; out's 8 elements only.
 void read_three_ways(std::vector<double>& out, const ferry::array<double>& a, int how) {
@@ -168,15 +165,16 @@ TEST_P(elementwise_read_test, read_only_arguments_of_a_ferry_array_copy_nothing_
     read_three_ways(out, a, how);
     const ferry::statistics after = ferry::stats();
     EXPECT_EQ(out, std::vector<double>(8, 2.0 + how)) << "form " << how;
-    if (separate_memory(backend()))
+    if (separate_memory(backend())) {
       EXPECT_EQ(after.d2h.bytes - before.d2h.bytes, out.size() * sizeof(double))
           << "form " << how << ": more than the output came back";
+    }
   }
 }
 
 TEST_P(elementwise_read_test, one_d_matches_a_sequential_reference) {
   const index n = 1000;
-  const std::vector<double> a = pattern(n, 0), b = pattern(n, 1);
+  const std::vector<double> a = elementwise_pattern(n, 0), b = elementwise_pattern(n, 1);
   for (const auto& [lo, hi] : {std::pair<index, index>{0, n}, {3, n - 5}, {7, 8}, {4, 4}}) {
     std::vector<double> c(static_cast<std::size_t>(n), -7.0);
     add_1d(c, a, b, lo, hi);
@@ -191,7 +189,8 @@ TEST_P(elementwise_read_test, one_d_matches_a_sequential_reference) {
 TEST_P(elementwise_read_test, two_d_reads_the_dense_layout) {
   // 37 columns: more than one warp along i on a GPU, and a partial one.
   const index nx = 37, ny = 11;
-  const std::vector<double> x = pattern(nx * ny, 2), y = pattern(nx * ny, 3);
+  const std::vector<double> x = elementwise_pattern(nx * ny, 2),
+                            y = elementwise_pattern(nx * ny, 3);
   for (const auto& [bi, bj] : {std::pair<index, index>{0, 0}, {1, 2}, {5, 3}}) {
     std::vector<double> out(static_cast<std::size_t>(nx * ny), -7.0);
     scale_2d(out, x, y, nx, bi, bj, ny - 1);
@@ -207,7 +206,7 @@ TEST_P(elementwise_read_test, two_d_reads_the_dense_layout) {
 
 TEST_P(elementwise_read_test, three_d_reads_the_dense_layout) {
   const index nx = 35, ny = 6, nz = 5, n = nx * ny * nz;
-  const std::vector<double> x = pattern(n, 4);
+  const std::vector<double> x = elementwise_pattern(n, 4);
   std::vector<double> out(static_cast<std::size_t>(n), -7.0);
   shift_3d(out, x, nx, ny, 0, 1, 1, nz - 1);
   for (index k = 0; k < nz; ++k)
@@ -235,7 +234,7 @@ TEST_P(elementwise_read_test, read_only_elements_beside_a_reduction) {
 
 TEST_P(elementwise_read_test, copied_in_only_and_taken_from_a_resident_copy) {
   const index n = 300;
-  const std::vector<double> a = pattern(n, 5), b = pattern(n, 6);
+  const std::vector<double> a = elementwise_pattern(n, 5), b = elementwise_pattern(n, 6);
   std::vector<double> c(static_cast<std::size_t>(n), 0.0);
   add_1d(c, a, b, 0, n);
   const ferry::statistics first = ferry::stats();
@@ -265,7 +264,7 @@ TEST_P(elementwise_read_test, a_written_argument_over_the_same_array_is_refused)
 
 // The launch's check: on every backend, before anything runs or is copied.
 TEST_P(elementwise_read_test, an_element_past_the_end_is_refused_before_the_launch) {
-  const std::vector<double> a = pattern(50, 7), b = pattern(49, 8);
+  const std::vector<double> a = elementwise_pattern(50, 7), b = elementwise_pattern(49, 8);
   std::vector<double> c(50, -7.0);
   try {
     add_1d(c, a, b, 2, 50);  // b has 49 elements: point 49 reads past its end

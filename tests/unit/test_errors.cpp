@@ -116,7 +116,7 @@ void chunks_k(std::vector<double>& v, index n, index k) {
       {.name = "chunks_k"}, ferry::range{n},
       [] FERRY_KERNEL(index, ferry::view<double> c) { c[0] = 0; }, ferry::chunks(v, k));
 }
-void tiles_ld(std::vector<double>& v, index ld) {
+void tiles_with_ld(std::vector<double>& v, index ld) {
   ferry::launch(
       {.name = "tiles_ld"}, ferry::range2d{4, 2},
       [] FERRY_KERNEL(ferry::index2, ferry::view2d<double> t) { t(0, 0) = 0; },
@@ -282,7 +282,8 @@ TEST_P(error_test, built_in_strategies_reject_misfits_before_running) {
   expect_launch_error([&] { elementwise_n(v, 8, -1, 1); }, "elementwise_n", "[-1, 6]");
   expect_launch_error([&] { chunks_k(v, 4, 0); }, "chunks_k", "chunk length is 0");
   expect_launch_error([&] { chunks_k(v, 5, 4); }, "chunks_k", "[0, 19]");
-  expect_launch_error([&] { tiles_ld(v, 5); }, "tiles_ld", "tile index 3 along i starts at x = 6");
+  expect_launch_error([&] { tiles_with_ld(v, 5); }, "tiles_ld",
+                      "tile index 3 along i starts at x = 6");
   const ferry::index_set far({0, 3, 20});
   expect_launch_error([&] { indirect_n(v, far, 3); }, "indirect_n", "reaches element 20");
   const ferry::index_set near({0, 3});

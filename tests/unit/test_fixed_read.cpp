@@ -25,8 +25,12 @@
 #include <vector>
 
 #include "backend_param.hpp"
+#include "shared_helpers.hpp"
 
 namespace {
+
+using ferry_test::at;
+using ferry_test::fill;
 
 using ferry::index;
 using ferry_test::contains;
@@ -50,18 +54,11 @@ static_assert(std::is_same_v<decltype(ferry::read(std::declval<const std::vector
               "ferry::read(c) without K keeps its meaning");
 
 /// n values, small multiples of 1/2 (every sum and product below is exact), salted.
-std::vector<double> pattern(index n, int salt) {
+std::vector<double> fixed_pattern(index n, int salt) {
   std::vector<double> v(static_cast<std::size_t>(n));
   for (index c = 0; c < n; ++c)
     v[static_cast<std::size_t>(c)] = 0.5 * static_cast<double>((c * (5 + salt) + salt) % 29) - 6.0;
   return v;
-}
-
-double at(const std::vector<double>& v, index i) {
-  return v[static_cast<std::size_t>(i)];
-}
-double at(std::span<const double> v, index i) {
-  return v[static_cast<std::size_t>(i)];
 }
 
 // --- kernels (free functions: nvcc rejects extended lambdas inside gtest bodies) -------------
@@ -161,7 +158,7 @@ double slice_probe(const Space& space, std::span<const double> c) {
 
 /// The sum over the points of `space` of element K - 1 of the table.
 template <index K, class Space>
-double table_probe(const Space& space, std::span<const double> t) {
+double read_table_probe(const Space& space, std::span<const double> t) {
   double total = 0.0;
   ferry::launch(
       {.name = "table_probe"}, space,
@@ -212,13 +209,6 @@ void disjoint_parts(std::span<double> w, std::span<const double> c, std::span<co
         o = s[0] + tv[1];
       },
       ferry::elementwise(w), ferry::slices<ks>(c), ferry::read<kr>(t));
-}
-
-/// a[i] = v for every i (the device copy of a ferry::array becomes the newer one).
-void fill(ferry::array<double>& a, double v) {
-  ferry::launch(
-      {.name = "fill"}, ferry::range{static_cast<index>(a.size())},
-      [] FERRY_KERNEL(index, double& x, double value) { x = value; }, ferry::elementwise(a), v);
 }
 
 /// out[i] = s[0] + s[ks - 1] + t[kr - 1], s the slice of i of a ferry::array.
@@ -330,7 +320,7 @@ TEST_P(fixed_read_test, read_k_in_1d_gives_every_thread_the_first_k_elements) {
   const index n = 300;
   // A table longer than K (its tail must not be part of the view) and one of exactly K.
   for (const index len : {index{8}, kr}) {
-    const std::vector<double> t = pattern(len, 1);
+    const std::vector<double> t = fixed_pattern(len, 1);
     for (const auto& [lo, hi] : {std::pair<index, index>{0, n}, {7, n - 3}, {11, 12}}) {
       std::vector<double> out(static_cast<std::size_t>(n), -7.0);
       table_1d(out, t, lo, hi);
@@ -344,7 +334,7 @@ TEST_P(fixed_read_test, read_k_in_1d_gives_every_thread_the_first_k_elements) {
 }
 
 TEST_P(fixed_read_test, read_k_in_2d_and_3d) {
-  const std::vector<double> storage = pattern(11, 2);
+  const std::vector<double> storage = fixed_pattern(11, 2);
   const std::span<const double> t(storage.data(), 9);  // 9 of 11 elements, K = 5 of them read
   {
     const index nx = 37, ny = 6, bi = 2, bj = 1, ej = 5;
@@ -358,7 +348,7 @@ TEST_P(fixed_read_test, read_k_in_2d_and_3d) {
       }
   }
   {
-    const std::vector<double> t3 = pattern(kr, 3);
+    const std::vector<double> t3 = fixed_pattern(kr, 3);
     const index nx = 6, ny = 5, nz = 7, bk = 2, ek = 6;
     std::vector<double> out(static_cast<std::size_t>(nx * ny * nz), -7.0);
     table_3d(out, t3, nx, ny, bk, ek);
@@ -374,7 +364,7 @@ TEST_P(fixed_read_test, read_k_in_2d_and_3d) {
 }
 
 TEST_P(fixed_read_test, read_k_of_a_shorter_buffer_is_refused_before_the_launch) {
-  const std::vector<double> t = pattern(kr - 1, 4);
+  const std::vector<double> t = fixed_pattern(kr - 1, 4);
   std::vector<double> out(20, -7.0);
   try {
     table_1d(out, t, 0, 20);
@@ -391,14 +381,14 @@ TEST_P(fixed_read_test, read_k_of_a_shorter_buffer_is_refused_before_the_launch)
   EXPECT_EQ(ferry::stats().h2d.count, 0u);
   // Empty tables too; an empty space reads nothing and is not refused.
   const std::vector<double> none;
-  EXPECT_THROW(table_probe<1>(ferry::range{0, 1}, none), ferry::launch_error);
-  EXPECT_THROW(table_probe<3>(ferry::range3d{1, 1, 1}, std::span<const double>(t.data(), 2)),
+  EXPECT_THROW(read_table_probe<1>(ferry::range{0, 1}, none), ferry::launch_error);
+  EXPECT_THROW(read_table_probe<3>(ferry::range3d{1, 1, 1}, std::span<const double>(t.data(), 2)),
                ferry::launch_error);
-  EXPECT_EQ(table_probe<kr>(ferry::range{0, 0}, t), 0.0);
-  EXPECT_EQ(table_probe<kr>(ferry::range{4, 2}, none), 0.0);
-  EXPECT_EQ(table_probe<kr>(ferry::range2d{0, 5, 3, 3}, none), 0.0);
+  EXPECT_EQ(read_table_probe<kr>(ferry::range{0, 0}, t), 0.0);
+  EXPECT_EQ(read_table_probe<kr>(ferry::range{4, 2}, none), 0.0);
+  EXPECT_EQ(read_table_probe<kr>(ferry::range2d{0, 5, 3, 3}, none), 0.0);
   // Exactly K elements run, every thread reading element K - 1.
-  EXPECT_EQ(table_probe<4>(ferry::range{-6, 4}, t), 10.0 * at(t, 3));
+  EXPECT_EQ(read_table_probe<4>(ferry::range{-6, 4}, t), 10.0 * at(t, 3));
 }
 
 // --- slices<K> in ferry::launch -----------------------------------------------------------------
@@ -407,7 +397,7 @@ TEST_P(fixed_read_test, slices_in_1d_give_each_thread_its_own_slice) {
   const index n = 200;
   for (const auto& [lo, hi] : {std::pair<index, index>{0, n}, {5, n - 9}, {17, 18}}) {
     // A buffer of exactly hi slices, and a span of them over a longer vector.
-    const std::vector<double> longer = pattern(hi * ks + 7, 5);
+    const std::vector<double> longer = fixed_pattern(hi * ks + 7, 5);
     const std::vector<double> exact(longer.begin(), longer.begin() + hi * ks);
     for (const std::span<const double> c :
          {std::span<const double>(exact), std::span<const double>(longer)}) {
@@ -428,7 +418,7 @@ TEST_P(fixed_read_test, slices_in_2d_are_cut_along_j) {
   const index nx = 37, ny = 9;
   for (const auto& [bi, bj] : {std::pair<index, index>{0, 0}, {3, 2}, {36, 8}}) {
     const index ej = ny;
-    const std::vector<double> c = pattern(ej * ks, 6);
+    const std::vector<double> c = fixed_pattern(ej * ks, 6);
     std::vector<double> out(static_cast<std::size_t>(nx * ny), -7.0);
     slices_2d(out, c, nx, bi, bj, ej);
     for (index j = 0; j < ny; ++j)
@@ -444,7 +434,7 @@ TEST_P(fixed_read_test, slices_in_2d_are_cut_along_j) {
 
 TEST_P(fixed_read_test, slices_in_3d_are_cut_along_k) {
   const index nx = 35, ny = 4, nz = 6, bi = 1, bj = 2, bk = 3, ek = 5;
-  const std::vector<double> c = pattern(ek * ks, 7);  // slices 0 .. 4: the last one is 4
+  const std::vector<double> c = fixed_pattern(ek * ks, 7);  // slices 0 .. 4: the last one is 4
   std::vector<double> out(static_cast<std::size_t>(nx * ny * nz), -7.0);
   slices_3d(out, c, nx, ny, bi, bj, bk, ek);
   for (index k = 0; k < nz; ++k)
@@ -459,7 +449,7 @@ TEST_P(fixed_read_test, slices_in_3d_are_cut_along_k) {
 }
 
 TEST_P(fixed_read_test, slices_over_a_buffer_one_element_short_are_refused) {
-  const std::vector<double> c = pattern(10 * ks - 1, 8);
+  const std::vector<double> c = fixed_pattern(10 * ks - 1, 8);
   std::vector<double> out(10, -7.0);
   try {
     slices_1d(out, c, 2, 10);
@@ -476,7 +466,7 @@ TEST_P(fixed_read_test, slices_over_a_buffer_one_element_short_are_refused) {
   EXPECT_EQ(ferry::stats().launches, 0u);
   EXPECT_EQ(ferry::stats().h2d.count, 0u);
   // 2D and 3D: the outermost end decides, whatever the inner extents.
-  const std::vector<double> c9 = pattern(9, 9);
+  const std::vector<double> c9 = fixed_pattern(9, 9);
   std::vector<double> out2(4 * 5, -7.0);
   try {
     slices_2d(out2, c9, 4, 0, 1, 4);  // j in [1, 4): slices [1, 4) of 3 reach element 11
@@ -493,12 +483,12 @@ TEST_P(fixed_read_test, slices_over_a_buffer_one_element_short_are_refused) {
   EXPECT_EQ(out3, std::vector<double>(2 * 2 * 4, -7.0));
   EXPECT_EQ(ferry::stats().launches, 0u);
   // One element more, and they run.
-  slices_2d(out2, pattern(12, 9), 4, 0, 1, 4);
+  slices_2d(out2, fixed_pattern(12, 9), 4, 0, 1, 4);
   EXPECT_NE(at(out2, 4), -7.0);
 }
 
 TEST_P(fixed_read_test, negative_outermost_begin_bounds_are_refused) {
-  const std::vector<double> c = pattern(60, 10);
+  const std::vector<double> c = fixed_pattern(60, 10);
   const auto refused = [&](auto space) {
     try {
       slice_probe<2>(space, c);
@@ -523,7 +513,7 @@ TEST_P(fixed_read_test, negative_outermost_begin_bounds_are_refused) {
 
 TEST_P(fixed_read_test, slices_whose_end_times_k_overflows_are_refused_untouched) {
   // A tiny real buffer: a launch that did not refuse would read far outside it.
-  const std::vector<double> storage = pattern(8, 11);
+  const std::vector<double> storage = fixed_pattern(8, 11);
   const std::span<const double> c(storage);
   const auto refused = [&](auto probe) {
     try {
@@ -564,7 +554,7 @@ TEST_P(fixed_read_test, slices_whose_end_times_k_overflows_are_refused_untouched
 
 TEST_P(fixed_read_test, empty_spaces_are_not_refused) {
   const std::vector<double> none;
-  const std::vector<double> c = pattern(6, 12);
+  const std::vector<double> c = fixed_pattern(6, 12);
   EXPECT_EQ(slice_probe<3>(ferry::range{5, 5}, none), 0.0);
   EXPECT_EQ(slice_probe<3>(ferry::range{9, 2}, c), 0.0);  // inverted
   EXPECT_EQ(slice_probe<3>(ferry::range{-4, -4}, none), 0.0);
@@ -581,14 +571,14 @@ TEST_P(fixed_read_test, empty_spaces_are_not_refused) {
 // --- block launches -----------------------------------------------------------------------------
 
 TEST_P(fixed_read_test, block_launches_with_padding_read_the_last_slice) {
-  const std::vector<double> w = pattern(kw + 2, 13);  // a table longer than K = 4
+  const std::vector<double> w = fixed_pattern(kw + 2, 13);  // a table longer than K = 4
   // [0, 10): blocks [0, 4), [4, 8), [8, 12), padding 10 and 11; [2, 13): padding 13; [3, 11):
   // no padding.
   for (const auto& [lo, hi] : {std::pair<index, index>{0, 10}, {2, 13}, {3, 11}, {0, 1}}) {
     // The slices inside a longer vector whose tail holds NaN: a padding thread that read one
     // past the last slice would read NaN on the backends that run on host memory (and past the
     // transient copy on the others).
-    std::vector<double> storage = pattern((hi + 2) * ks, 14);
+    std::vector<double> storage = fixed_pattern((hi + 2) * ks, 14);
     for (std::size_t e = static_cast<std::size_t>(hi * ks); e < storage.size(); ++e)
       storage[e] = std::numeric_limits<double>::quiet_NaN();
     const std::span<const double> c(storage.data(), static_cast<std::size_t>(hi * ks));
@@ -601,10 +591,10 @@ TEST_P(fixed_read_test, block_launches_with_padding_read_the_last_slice) {
 }
 
 TEST_P(fixed_read_test, block_launches_in_3d_clamp_padding_along_k) {
-  const std::vector<double> w = pattern(kw, 15);
+  const std::vector<double> w = fixed_pattern(kw, 15);
   // k in [1, 7): blocks of depth 4 at k = 1 and 5, padding k = 7, 8; i and j padded too.
   const index nx = 5, ny = 3, bk = 1, ek = 7;
-  const std::vector<double> c = pattern(ek * ks, 16);
+  const std::vector<double> c = fixed_pattern(ek * ks, 16);
   std::vector<double> out(static_cast<std::size_t>(nx * ny * ek), -7.0);
   slices_blocks_3d(out, c, w, nx, ny, bk, ek);
   const auto value = [&](index s) {
@@ -626,7 +616,7 @@ TEST_P(fixed_read_test, block_launches_in_3d_clamp_padding_along_k) {
 
 TEST_P(fixed_read_test, a_padding_threads_slice_lies_inside_the_buffer) {
   // [0, 6) in blocks of 4: threads 6 and 7 pad, 7 two past the last slice before the clamp.
-  const std::vector<double> c = pattern(6 * ks, 17);
+  const std::vector<double> c = fixed_pattern(6 * ks, 17);
   std::vector<double> out(6, -7.0);
   // The padding thread's element ks - 1 is inside its (clamped) view: no error.
   block_slice_at(out, c, 7, ks - 1);
@@ -649,8 +639,9 @@ TEST_P(fixed_read_test, a_padding_threads_slice_lies_inside_the_buffer) {
 }
 
 TEST_P(fixed_read_test, block_launches_refuse_short_buffers) {
-  const std::vector<double> w = pattern(kw, 18), w3 = pattern(kw - 1, 18);
-  const std::vector<double> c = pattern(10 * ks, 19), c_short = pattern(10 * ks - 1, 19);
+  const std::vector<double> w = fixed_pattern(kw, 18), w3 = fixed_pattern(kw - 1, 18);
+  const std::vector<double> c = fixed_pattern(10 * ks, 19),
+                            c_short = fixed_pattern(10 * ks - 1, 19);
   std::vector<double> out(10, -7.0);
   try {
     slices_blocks_1d(out, c_short, w, 0, 10);
@@ -683,7 +674,7 @@ TEST_P(fixed_read_test, block_launches_refuse_short_buffers) {
 
 TEST_P(fixed_read_test, copied_in_only_and_taken_from_a_resident_copy) {
   const index n = 40;
-  const std::vector<double> c = pattern(n * ks, 20), w = pattern(kw, 21);
+  const std::vector<double> c = fixed_pattern(n * ks, 20), w = fixed_pattern(kw, 21);
   std::vector<double> out(static_cast<std::size_t>(n), -7.0);
   slices_blocks_1d(out, c, w, 0, n);
   const ferry::statistics first = ferry::stats();
@@ -718,7 +709,7 @@ TEST_P(fixed_read_test, copied_in_only_and_taken_from_a_resident_copy) {
 // overlap (slices<K> maps the whole container: its slices depend on the space).
 TEST_P(fixed_read_test, read_k_maps_only_its_k_elements) {
   const index n = 16, len = kr + n;
-  std::vector<double> t = pattern(len, 22);
+  std::vector<double> t = fixed_pattern(len, 22);
   const std::vector<double> t0 = t;
   std::vector<double> out(static_cast<std::size_t>(n), -7.0);
   const ferry::statistics before = ferry::stats();
@@ -759,7 +750,7 @@ TEST_P(fixed_read_test, a_written_argument_over_the_same_memory_is_refused) {
   }
   EXPECT_EQ(ferry::stats().launches, 0u);
   // Written and read parts of one vector that do not overlap run; overlapping ones are refused.
-  std::vector<double> v = pattern(4 + 4 * ks + kr, 22);
+  std::vector<double> v = fixed_pattern(4 + 4 * ks + kr, 22);
   const std::vector<double> orig = v;
   const std::span<double> all(v);
   disjoint_parts(all.first(4), all.subspan(4, 4 * ks), all.subspan(4 + 4 * ks, kr));
@@ -776,7 +767,8 @@ TEST_P(fixed_read_test, a_written_argument_over_the_same_memory_is_refused) {
 
 TEST_P(fixed_read_test, an_index_past_k_is_a_bounds_error) {
   if (on_device()) GTEST_SKIP() << "a device traps on a failed check; tests/device covers it";
-  const std::vector<double> c = pattern(4 * ks + 5, 23);  // more elements than the slices hold
+  const std::vector<double> c =
+      fixed_pattern(4 * ks + 5, 23);  // more elements than the slices hold
   std::vector<double> out(4, -7.0);
   slice_at(out, c, ks - 1);
   for (index i = 0; i < 4; ++i) EXPECT_EQ(at(out, i), at(c, i * ks + ks - 1));
@@ -792,7 +784,7 @@ TEST_P(fixed_read_test, an_index_past_k_is_a_bounds_error) {
     }
   }
   // read<K> of a longer buffer: the view holds K elements, not the buffer's 8.
-  const std::vector<double> t = pattern(8, 24);
+  const std::vector<double> t = fixed_pattern(8, 24);
   table_at(out, t, kr - 1);
   EXPECT_EQ(out, std::vector<double>(4, at(t, kr - 1)));
   try {

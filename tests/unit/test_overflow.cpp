@@ -22,18 +22,21 @@
 #include <vector>
 
 #include "backend_param.hpp"
+#include "shared_helpers.hpp"
 
 namespace {
+
+using ferry_test::count_2d;
+using ferry_test::count_3d;
+using ferry_test::imax;
+using ferry_test::imin;
+using ferry_test::lim;
 
 using ferry::index;
 using ferry::range;
 using ferry::range2d;
 using ferry::range3d;
 using ferry_test::contains;
-
-constexpr index imax = std::numeric_limits<index>::max();
-constexpr index imin = std::numeric_limits<index>::min();
-constexpr index lim = ferry::max_extent;  // 2^62
 
 // --- index spaces: size() and extents are total functions ---------------------------------------
 
@@ -171,20 +174,6 @@ void fill_indirect(std::span<double> v, const ferry::index_set& set, range s) {
         r.value = static_cast<double>(r.at * 10 + ii);
       },
       ferry::indirect(v, set));
-}
-
-/// A launch with no buffer at all: only the index space limits what it does.
-void count_2d(range2d s, double& total) {
-  ferry::launch(
-      {.name = "count_2d"}, s,
-      [] FERRY_KERNEL(ferry::index2, ferry::reducer<double, ferry::plus> r) { r += 1.0; },
-      ferry::sum(total));
-}
-void count_3d(range3d s, double& total) {
-  ferry::launch(
-      {.name = "count_3d"}, s,
-      [] FERRY_KERNEL(ferry::index3, ferry::reducer<double, ferry::plus> r) { r += 1.0; },
-      ferry::sum(total));
 }
 
 void read_into(std::span<double> out, std::span<const double> in, range s) {

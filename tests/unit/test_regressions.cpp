@@ -19,8 +19,11 @@
 #include <vector>
 
 #include "backend_param.hpp"
+#include "shared_helpers.hpp"
 
 namespace {
+
+using ferry_test::count_2d;
 
 using ferry::index;
 
@@ -62,14 +65,7 @@ void fill_2d(std::vector<double>& v, ferry::range2d s) {
       ferry::elementwise(v));
 }
 
-void count_2d(ferry::range2d s, double& total) {
-  ferry::launch(
-      {.name = "count_2d"}, s,
-      [] FERRY_KERNEL(const ferry::index2, ferry::reducer<double, ferry::plus> r) { r += 1.0; },
-      ferry::sum(total));
-}
-
-void indirect_fill(std::vector<double>& v, const ferry::index_set& set) {
+void indirect_ones(std::vector<double>& v, const ferry::index_set& set) {
   ferry::launch(
       {.name = "indirect_fill"}, ferry::range{set.size()},
       [] FERRY_KERNEL(const index, ferry::indexed_ref<double> r) { r.value = 1.0; },
@@ -137,7 +133,7 @@ TEST_P(regression_test, an_index_set_entry_at_int64_max_cannot_reach_a_launch) {
                ferry::partition_error);
   const ferry::index_set far(std::vector<index>{1, ferry::max_extent - 1});
   try {
-    indirect_fill(v, far);
+    indirect_ones(v, far);
     FAIL() << "an index list past the buffer was launched";
   } catch (const ferry::launch_error& e) {
     EXPECT_TRUE(ferry_test::contains(

@@ -32,8 +32,12 @@
 #include <vector>
 
 #include "backend_param.hpp"
+#include "shared_helpers.hpp"
 
 namespace {
+
+using ferry_test::accumulate;
+using ferry_test::add_one;
 
 using ferry::index;
 using ferry_test::on_backend;
@@ -47,19 +51,6 @@ std::vector<double> ramp(index n) {
 
 // --- drivers -----------------------------------------------------------------------------------
 
-/// y[i] += x[i]
-void accumulate(std::vector<double>& y, const std::vector<double>& x) {
-  ferry::launch(
-      {.name = "accumulate"}, ferry::range{static_cast<index>(y.size())},
-      [] FERRY_KERNEL(index i, double& yi, ferry::view<const double> xv) { yi += xv[i]; },
-      ferry::elementwise(y), std::as_const(x));
-}
-/// y[i] += 1 over a span (any part of a buffer)
-void add_one(std::span<double> y) {
-  ferry::launch(
-      {.name = "add_one"}, ferry::range{static_cast<index>(y.size())},
-      [] FERRY_KERNEL(index, double& yi) { yi += 1.0; }, ferry::elementwise(y));
-}
 /// x[i] = 0: writes x
 void zero(std::vector<double>& x) {
   ferry::launch(

@@ -22,34 +22,31 @@ using ferry::index;
 using ferry_test::on_backend;
 
 template <class A, class Space = ferry::range>
-using bound_of = typename ferry::detail::arg_map<A, Space>::bound;
+using bound_t = typename ferry::detail::arg_map<A, Space>::bound;
 
 using vec = std::vector<double>;
 using span_d = std::span<double>;
 
 // (1) Which arguments take part.
-static_assert(ferry::detail::rebasable<bound_of<const vec&>>);
+static_assert(ferry::detail::rebasable<bound_t<const vec&>>);
 static_assert(
-    ferry::detail::rebasable<bound_of<decltype(ferry::elementwise(std::declval<vec&>()))>>);
-static_assert(
-    ferry::detail::rebasable<bound_of<decltype(ferry::strided<2>(std::declval<vec&>()))>>);
-static_assert(ferry::detail::rebasable<bound_of<decltype(ferry::chunks<4>(std::declval<vec&>()))>>);
-static_assert(ferry::detail::rebasable<bound_of<decltype(ferry::chunks(std::declval<vec&>(), 3))>>);
-static_assert(
-    ferry::detail::rebasable<bound_of<decltype(ferry::rows(std::declval<vec&>(), 3, 4))>>);
+    ferry::detail::rebasable<bound_t<decltype(ferry::elementwise(std::declval<vec&>()))>>);
+static_assert(ferry::detail::rebasable<bound_t<decltype(ferry::strided<2>(std::declval<vec&>()))>>);
+static_assert(ferry::detail::rebasable<bound_t<decltype(ferry::chunks<4>(std::declval<vec&>()))>>);
+static_assert(ferry::detail::rebasable<bound_t<decltype(ferry::chunks(std::declval<vec&>(), 3))>>);
+static_assert(ferry::detail::rebasable<bound_t<decltype(ferry::rows(std::declval<vec&>(), 3, 4))>>);
 static_assert(ferry::detail::rebasable<
-              bound_of<decltype(ferry::tiles2d(std::declval<vec&>(), 8, 2, 2)), ferry::range2d>>);
+              bound_t<decltype(ferry::tiles2d(std::declval<vec&>(), 8, 2, 2)), ferry::range2d>>);
 static_assert(
     ferry::detail::rebasable<
-        bound_of<decltype(ferry::tiles3d(std::declval<vec&>(), 4, 16, 2, 2, 2)), ferry::range3d>>);
-static_assert(ferry::detail::rebasable<bound_of<decltype(ferry::indirect(
+        bound_t<decltype(ferry::tiles3d(std::declval<vec&>(), 4, 16, 2, 2, 2)), ferry::range3d>>);
+static_assert(ferry::detail::rebasable<bound_t<decltype(ferry::indirect(
                   std::declval<vec&>(), std::declval<const ferry::index_set&>()))>>);
-static_assert(!ferry::detail::rebasable<bound_of<double>>, "a value has no memory");
-static_assert(!ferry::detail::rebasable<bound_of<decltype(ferry::sum(std::declval<double&>()))>>,
+static_assert(!ferry::detail::rebasable<bound_t<double>>, "a value has no memory");
+static_assert(!ferry::detail::rebasable<bound_t<decltype(ferry::sum(std::declval<double&>()))>>,
               "a reduction folds into a private state");
-static_assert(
-    !ferry::detail::rebasable<bound_of<decltype(ferry::atomic_add(std::declval<vec&>()))>>,
-    "other threads modify an atomic target while the kernel runs");
+static_assert(!ferry::detail::rebasable<bound_t<decltype(ferry::atomic_add(std::declval<vec&>()))>>,
+              "other threads modify an atomic target while the kernel runs");
 
 /// A user strategy (thread i owns element 2i): ferry cannot know which of its accessor's
 /// members is the base address, so it is used as bind() made it, without restrict.
@@ -76,17 +73,17 @@ class user_pairs : public ferry::strategy_base {
  private:
   span_d buf_;
 };
-static_assert(!ferry::detail::rebasable<bound_of<user_pairs>>);
+static_assert(!ferry::detail::rebasable<bound_t<user_pairs>>);
 
 // (2) Rebuilding keeps every address and extent.
 TEST(restrict_rebase, a_rebuilt_argument_has_the_same_addresses_and_extents) {
   vec a(12), b(12);
-  using read_b = bound_of<const vec&>;
-  using chunk_b = bound_of<decltype(ferry::chunks(a, 3))>;
-  using tuple_t = std::tuple<read_b, chunk_b, bound_of<double>>;
+  using read_b = bound_t<const vec&>;
+  using chunk_b = bound_t<decltype(ferry::chunks(a, 3))>;
+  using tuple_t = std::tuple<read_b, chunk_b, bound_t<double>>;
   const tuple_t t{read_b{ferry::view<const double>(b.data(), 12)},
                   chunk_b{ferry::chunks(a, 3).bind(a.data(), ferry::range{4})},
-                  bound_of<double>{2.5}};
+                  bound_t<double>{2.5}};
   const tuple_t r = ferry::detail::with_restrict_bases(t, [&](auto*... q) {
     return ferry::detail::rebase_all(t, std::make_index_sequence<3>{}, q...);
   });

@@ -19,13 +19,17 @@
 #include <vector>
 
 #include "backend_param.hpp"
+#include "shared_helpers.hpp"
 
 namespace {
+
+using ferry_test::accumulate;
+using ferry_test::add_one;
 
 using ferry::index;
 using ferry_test::on_backend;
 
-std::vector<double> ramp(index n) {
+std::vector<double> ramp37(index n) {
   std::vector<double> v(static_cast<std::size_t>(n));
   for (index i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = static_cast<double>(i % 37);
   return v;
@@ -33,19 +37,6 @@ std::vector<double> ramp(index n) {
 
 // --- drivers -----------------------------------------------------------------------------------
 
-/// y[i] += x[i]
-void accumulate(std::vector<double>& y, const std::vector<double>& x) {
-  ferry::launch(
-      {.name = "accumulate"}, ferry::range{static_cast<index>(y.size())},
-      [] FERRY_KERNEL(index i, double& yi, ferry::view<const double> xv) { yi += xv[i]; },
-      ferry::elementwise(y), std::as_const(x));
-}
-/// y[i] += 1
-void add_one(std::span<double> y) {
-  ferry::launch(
-      {.name = "add_one"}, ferry::range{static_cast<index>(y.size())},
-      [] FERRY_KERNEL(index, double& yi) { yi += 1.0; }, ferry::elementwise(y));
-}
 /// a[i] *= 3
 void triple(ferry::array<double>& a) {
   ferry::launch(
@@ -63,7 +54,7 @@ void twice(std::vector<double>& y, const ferry::array<double>& a) {
 // A kernel that parks inside the launch until the test lets it go, so that another thread can
 // act while the launch is in flight. Host backends only (the flag is host memory).
 std::atomic<int> g_stage{0};
-FERRY_HOST_DEVICE void park() {
+FERRY_HOST_DEVICE void park_stage() {
 #if !FERRY_DEVICE_PASS
   g_stage.store(1);
   while (g_stage.load() != 2) std::this_thread::yield();
@@ -74,7 +65,7 @@ void parked_add_one(std::span<double> y) {
   ferry::launch(
       {.name = "parked_add_one"}, ferry::range{1},
       [] FERRY_KERNEL(index, double& yi) {
-        park();
+        park_stage();
         yi += 1.0;
       },
       ferry::elementwise(y.first(1)));
@@ -84,7 +75,7 @@ void parked_read(std::vector<double>& out, const std::vector<double>& x) {
   ferry::launch(
       {.name = "parked_read"}, ferry::range{1},
       [] FERRY_KERNEL(index, double& o, ferry::view<const double> xv) {
-        park();
+        park_stage();
         o = xv[0] + xv[xv.size() - 1];
       },
       ferry::elementwise(std::span<double>(out).first(1)), std::as_const(x));
@@ -104,7 +95,7 @@ TEST_P(threads_test, many_threads_preload_launch_release_exactly) {
   const int nthreads = is(ferry::backend::openmp) ? 4 : 8;
   const int iters = is(ferry::backend::openmp) ? 400 : 2000;
   const index n = 96;
-  const std::vector<double> x = ramp(n);  // shared, read by every thread
+  const std::vector<double> x = ramp37(n);  // shared, read by every thread
   // Shared, written by every thread; long enough that launches on it overlap in time.
   const index nc = 8192;
   std::vector<double> counter(nc, 0.0);
@@ -238,7 +229,7 @@ TEST_P(threads_test, overlapping_launch_in_flight_on_another_thread_is_an_aliasi
 
 TEST_P(threads_test, concurrent_readers_are_accepted) {
   if (on_device()) GTEST_SKIP() << "parks a kernel through host memory";
-  const std::vector<double> x = ramp(16);
+  const std::vector<double> x = ramp37(16);
   std::vector<double> out(1, 0.0), y(16, 0.0);
   g_stage.store(0);
   std::thread a([&] { parked_read(out, x); });
@@ -252,7 +243,7 @@ TEST_P(threads_test, concurrent_readers_are_accepted) {
 
 TEST_P(threads_test, last_release_waits_for_launches_in_flight) {
   if (on_device()) GTEST_SKIP() << "parks a kernel through host memory";
-  const std::vector<double> x = ramp(16);
+  const std::vector<double> x = ramp37(16);
   std::vector<double> out(1, 0.0);
   auto r = ferry::preload(std::as_const(x));
   g_stage.store(0);
@@ -311,11 +302,12 @@ TEST_P(threads_test, a_launch_or_preload_from_inside_a_kernel_body_is_refused) {
   for (const std::string* m : {&g_nested_launch, &g_nested_preload}) {
     EXPECT_TRUE(ferry_test::contains(*m, "kernel 'outer_writer'")) << *m;
     // serial and checked run the body on the launching thread; openmp may run it on another.
-    if (backend() != ferry::backend::openmp)
+    if (backend() != ferry::backend::openmp) {
       EXPECT_TRUE(ferry_test::contains(*m,
                                        "still in flight on this thread: the call was made "
                                        "from inside that kernel's body"))
           << *m;
+    }
   }
   EXPECT_EQ(g_nested, (std::vector<double>{1, 0, 0, 0})) << "only the outer launch wrote";
   EXPECT_EQ(ferry::detail::resident_count(), 0u);
