@@ -36,6 +36,16 @@ struct point {
 };
 enum class colour : std::uint8_t { red, green };
 enum plain_enum { first, second };
+// Built-in values that std::is_arithmetic leaves out under -std=c++20 (GCC and Clang).
+#ifdef __SIZEOF_INT128__
+__extension__ using int128 = __int128;
+__extension__ using uint128 = unsigned __int128;
+struct holds_int128 {
+  int128 a;
+  double b;
+};
+#endif
+__extension__ using gnu_complex = _Complex double;
 struct particle {
   point pos;
   point vel;
@@ -313,6 +323,17 @@ TEST(reflect, scalars_and_enums_are_kernel_values) {
   static_assert(ferry::is_kernel_value_v<plain_enum>);
   static_assert(ferry::is_kernel_value_v<std::complex<float>>);
   static_assert(ferry::is_kernel_value_v<std::complex<double>>);
+  // The compilers' other built-in values, neither arithmetic (under -std=c++20) nor classes.
+#ifdef __SIZEOF_INT128__
+  static_assert(ferry::is_kernel_value_v<int128>);
+  static_assert(ferry::is_kernel_value_v<const uint128>);
+  static_assert(ferry::is_kernel_value_v<uint128[2]>);
+  static_assert(ferry::is_kernel_value_v<holds_int128>);
+#endif
+#if defined(__FLT16_MAX__)
+  static_assert(ferry::is_kernel_value_v<_Float16>);
+#endif
+  static_assert(ferry::is_kernel_value_v<gnu_complex>);
   static_assert(ferry::kernel_value<double>);
   static_assert(ferry::is_kernel_value<int>::value);
   EXPECT_STREQ(kernel_value_reason<double>(), "is a kernel value");

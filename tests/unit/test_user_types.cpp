@@ -344,4 +344,49 @@ TEST_P(short_forms_test, array_from_any_contiguous_range_with_deduction) {
 
 FERRY_INSTANTIATE_BACKENDS(short_forms_test);
 
+// --- 128-bit integers --------------------------------------------------------------------------
+// GCC's and Clang's __int128 and unsigned __int128 are plain values, yet under -std=c++20 (this
+// build) std::is_arithmetic is false for them and they are no class either: the launch once
+// refused them as "a class whose members ferry cannot inspect" (so it did _Float16, __float128
+// and GNU _Complex types; test_reflect.cpp checks those).
+#ifdef __SIZEOF_INT128__
+__extension__ using u128 = unsigned __int128;
+__extension__ using i128 = __int128;
+
+/// y[i] = x[i] * a + b (mod 2^128) and total += the high 64 bits of each y[i]: 128-bit
+/// integers as written elements, read elements, by-value arguments and a reduction's value.
+void wide_axpy(std::vector<u128>& y, const std::vector<u128>& x, u128 a, i128 b, i128& total) {
+  ferry::launch(
+      {.name = "wide_axpy"}, ferry::range_of(y),
+      [] FERRY_KERNEL(index i, u128 & yi, ferry::view<const u128> xv, u128 f, i128 c,
+                      ferry::reducer<i128, ferry::plus> s) {
+        yi = xv[i] * f + static_cast<u128>(c);
+        s += static_cast<i128>(yi >> 64);
+      },
+      ferry::elementwise(y), x, a, b, ferry::sum(total));
+}
+
+class wide_integers_test : public on_backend {};
+
+TEST_P(wide_integers_test, int128_values_elements_and_reductions_match_a_sequential_loop) {
+  static_assert(ferry::is_kernel_value_v<u128> && ferry::is_kernel_value_v<const i128>);
+  const std::size_t n = 257;
+  std::vector<u128> x(n), y(n, 0);
+  for (std::size_t i = 0; i < n; ++i) x[i] = (static_cast<u128>(i + 1) << 70) + 3 * i;
+  const u128 a = (static_cast<u128>(5) << 64) + 7;  // beyond 64 bits: no silent truncation
+  const i128 b = -(static_cast<i128>(1) << 80);
+  i128 total = 11;
+  wide_axpy(y, x, a, b, total);
+  i128 ref_total = 11;
+  for (std::size_t i = 0; i < n; ++i) {
+    const u128 r = x[i] * a + static_cast<u128>(b);
+    EXPECT_TRUE(y[i] == r) << "element " << i;
+    ref_total += static_cast<i128>(r >> 64);
+  }
+  EXPECT_TRUE(total == ref_total);
+}
+
+FERRY_INSTANTIATE_BACKENDS(wide_integers_test);
+#endif
+
 }  // namespace
