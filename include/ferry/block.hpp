@@ -127,10 +127,10 @@ struct block_thread {
 /// a warp on consecutive slots: coalesced, and free of shared-memory bank conflicts.
 /// Shared memory is not initialised: read a slot only in a phase after the one that wrote it.
 /// T follows the by-value rule (ARCHITECTURE section 1): no pointers or handles. T holds no
-/// array (C array or std::array) at any depth: indexing it is unchecked, so a thread's own slot
-/// `s[4]` of a 4-element array would be the next thread's slot (a race) or past the storage;
-/// K slots per thread (own_slots, checked) or a ferry::checked_array<U, N> slot (checked
-/// operator[]) are the forms for several values per thread.
+/// array (C array, std::array or compiler vector type) at any depth: indexing it is unchecked, so a
+/// thread's own slot `s[4]` of a 4-element array would be the next thread's slot (a race) or past
+/// the storage; K slots per thread (own_slots, checked) or a ferry::checked_array<U, N> slot
+/// (checked operator[]) are the forms for several values per thread.
 template <class T, int K = 1>
 struct shared {
   static_assert(std::is_trivially_copyable_v<T> && !std::is_pointer_v<T> && is_kernel_value_v<T>,
@@ -139,7 +139,8 @@ struct shared {
                 "shared memory would reach memory ferry neither maps nor checks");
   static_assert(!detail::holds_array<T>(),
                 "ferry::shared: the element type of a block-shared array holds an array (a C "
-                "array or std::array, at some depth), whose operator[] checks no index and "
+                "array, std::array or compiler vector type, at some depth), whose operator[] "
+                "checks no index and "
                 "reaches the slots of other threads; for several values per thread use "
                 "ferry::shared<T, K> (a writing phase gets ferry::own_slots<T, K>, "
                 "bounds-checked), ferry::checked_array<T, N> slots (checked operator[]), or a "
@@ -378,8 +379,9 @@ constexpr auto block_kernel(Steps... steps) {
                 "it lives in registers, and a pointer in it could keep a shared slot or host "
                 "address across phases");
   static_assert(!detail::holds_array<State>(),
-                "ferry::block_kernel: the per-thread state holds an array (a C array or "
-                "std::array, at some depth), whose operator[] checks no index: an index past "
+                "ferry::block_kernel: the per-thread state holds an array (a C array, "
+                "std::array or compiler vector type, at some depth), whose operator[] checks no "
+                "index: an index past "
                 "its end would write past the thread's state. Use ferry::checked_array<T, N> "
                 "(the same layout and initialisation, with a checked operator[]) for "
                 "array-valued state");

@@ -364,6 +364,102 @@ inline constexpr bool invocable_with<Space, K, std::tuple<B...>> =
                             std::declval<const typename Space::index_type&>(),
                             std::declval<typename B::state&>()))...>;
 
+/// The first kernel parameter that cannot take what ferry passes it: its position (0 for the
+/// index, then p for the launch argument at position p, counted from 1 as in run-time errors),
+/// or -1 when every parameter can, when the kernel's parameter types are not written out (a
+/// generic lambda: only the invocability check applies) or when their count differs from one
+/// index plus one per argument (parameter_count_matches reports that).
+template <class Space, class K, class Bound>
+consteval int unbindable_parameter() {
+  if constexpr (!kernel_params<K>::known) {
+    return -1;
+  } else {
+    using params = typename kernel_params<K>::type;
+    if constexpr (std::tuple_size_v<params> != std::tuple_size_v<Bound> + 1) {
+      return -1;
+    } else {
+      if (!std::is_convertible_v<const typename Space::index_type&,
+                                 std::tuple_element_t<0, params>>)
+        return 0;
+      int first = -1;
+      [&]<std::size_t... N>(std::index_sequence<N...>) {
+        ((first < 0 && !std::is_convertible_v<bound_get_t<std::tuple_element_t<N, Bound>, Space>,
+                                              std::tuple_element_t<N + 1, params>>
+              ? (first = static_cast<int>(N) + 1)
+              : 0),
+         ...);
+      }
+      (std::make_index_sequence<std::tuple_size_v<Bound>>{});
+      return first;
+    }
+  }
+}
+
+/// Names, in the compiler's diagnostic, the kernel parameter that cannot take what ferry passes:
+/// the instantiation ferry::detail::kernel_parameter<Position, Passed, Declared> appears in the
+/// error's "required from" lines, with Position as in unbindable_parameter, Passed the type
+/// ferry passes there and Declared the parameter's type.
+template <int Position, class Passed, class Declared>
+struct kernel_parameter {
+  static_assert(Position < 0,
+                "ferry::launch: this kernel parameter cannot take what ferry passes: the "
+                "diagnostic's ferry::detail::kernel_parameter<Position, Passed, Declared> names "
+                "it (Position 0 is the index, then 1 for the first launch argument, 2 for the "
+                "second, ...), the type ferry passes there (Passed) and the type declared "
+                "(Declared). Declare the parameter as Passed");
+};
+
+/// Names, in the compiler's diagnostic, a kernel whose parameter count differs from one index
+/// plus one per launch argument: kernel_parameter_count<Declared, Passed>.
+template <std::size_t Declared, std::size_t Passed>
+struct kernel_parameter_count {
+  static_assert(Declared == Passed,
+                "ferry::launch: the kernel's parameter count differs from what ferry passes, "
+                "one index plus one value per launch argument: the diagnostic's "
+                "ferry::detail::kernel_parameter_count<Declared, Passed> gives both counts");
+};
+
+/// What parameter_probe picks when every parameter can take what ferry passes.
+struct kernel_parameters_ok {};
+
+/// The diagnostic type for unbindable_parameter's result P (kernel_parameter for P >= 0,
+/// kernel_parameters_ok for -1) or a count mismatch (P == -2: kernel_parameter_count).
+template <int P, class Space, class Params, class Bound>
+struct kernel_parameter_at {
+  using type = kernel_parameter<P, bound_get_t<std::tuple_element_t<P - 1, Bound>, Space>,
+                                std::tuple_element_t<P, Params>>;
+};
+template <class Space, class Params, class Bound>
+struct kernel_parameter_at<0, Space, Params, Bound> {
+  using type =
+      kernel_parameter<0, const typename Space::index_type&, std::tuple_element_t<0, Params>>;
+};
+template <class Space, class Params, class Bound>
+struct kernel_parameter_at<-1, Space, Params, Bound> {
+  using type = kernel_parameters_ok;
+};
+template <class Space, class Params, class Bound>
+struct kernel_parameter_at<-2, Space, Params, Bound> {
+  using type = kernel_parameter_count<std::tuple_size_v<Params>, std::tuple_size_v<Bound> + 1>;
+};
+
+/// parameter_probe<Space, K, Bound>::type: the type whose instantiation (sizeof, in
+/// ferry::launch) names the first parameter of a kernel with written-out parameter types that
+/// cannot take what ferry passes, or the count mismatch; kernel_parameters_ok otherwise (and for
+/// a generic kernel, whose parameters are not known).
+template <class Space, class K, class Bound, bool Known = kernel_params<K>::known>
+struct parameter_probe {
+  using type = kernel_parameters_ok;
+};
+template <class Space, class K, class Bound>
+struct parameter_probe<Space, K, Bound, true> {
+  using params = typename kernel_params<K>::type;
+  static constexpr int p = std::tuple_size_v<params> != std::tuple_size_v<Bound> + 1
+                               ? -2
+                               : unbindable_parameter<Space, K, Bound>();
+  using type = typename kernel_parameter_at<p, Space, params, Bound>::type;
+};
+
 /// What ferry::launch does once its compile-time checks passed, on the arguments as
 /// detail::snapshot read them (A: their types, values or references): the run-time checks,
 /// the mapping, the binding, the kernel and the copy-back. See ferry::launch.
@@ -613,6 +709,12 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
                 "ferry::view<T> for chunks/rows, ferry::view2d<T>/view3d<T> for tiles, "
                 "ferry::indexed_ref<T> for indirect, ferry::reducer<T, Op> for reductions, "
                 "ferry::atomic_accessor<T> for atomic_add");
+  // Where the kernel's parameter types are written out, the first one that cannot take what
+  // ferry passes (or a wrong count) is named by a second error (detail::kernel_parameter).
+  if constexpr ((detail::accepted(detail::classify<A>()) && ...) &&
+                detail::kernel_params<K>::is_const &&
+                !detail::invocable_with<Space, K, bound_tuple>)
+    static_cast<void>(sizeof(typename detail::parameter_probe<Space, K, bound_tuple>::type));
   static_assert(!(detail::accepted(detail::classify<A>()) && ...) ||
                     !detail::drops_partition_writes<Space, K, bound_tuple>(),
                 "ferry::launch: the kernel takes a partitioned element by value (e.g. 'double x' "

@@ -46,6 +46,13 @@ struct holds_int128 {
 };
 #endif
 __extension__ using gnu_complex = _Complex double;
+#if defined(__clang__)
+// Clang takes C11 _Atomic in C++: no probe can initialise such a member, so ferry counts no
+// field in this struct, which yet holds a pointer.
+struct holds_atomic_pointer {
+  _Atomic(double*) p;
+};
+#endif
 struct particle {
   point pos;
   point vel;
@@ -334,6 +341,21 @@ TEST(reflect, scalars_and_enums_are_kernel_values) {
   static_assert(ferry::is_kernel_value_v<_Float16>);
 #endif
   static_assert(ferry::is_kernel_value_v<gnu_complex>);
+  // What makes them values: trivially copyable, and they multiply (pointers do not).
+  static_assert(ferry::detail::builtin_number<gnu_complex>);
+  static_assert(!ferry::detail::builtin_number<double*>);
+  static_assert(!ferry::detail::builtin_number<colour>);
+  static_assert(!ferry::detail::builtin_number<point>);
+  static_assert(ferry::detail::builtin_fractional<gnu_complex>());
+  static_assert(!ferry::detail::builtin_fractional<int>() &&
+                !ferry::detail::builtin_fractional<bool>());
+#if defined(__clang__)
+  static_assert(!ferry::is_kernel_value_v<holds_atomic_pointer>);
+  static_assert(kernel_value_verdict_v<holds_atomic_pointer> ==
+                kernel_value_verdict::uninitialisable_member);
+  static_assert(!ferry::is_kernel_value_v<_Atomic(double*)>);        // not trivially copyable
+  static_assert(!ferry::holds_unchecked_array_v<_Atomic(double*)>);  // subscripts, no array
+#endif
   static_assert(ferry::kernel_value<double>);
   static_assert(ferry::is_kernel_value<int>::value);
   EXPECT_STREQ(kernel_value_reason<double>(), "is a kernel value");

@@ -12,6 +12,7 @@
 //   * ferry::array<T> from any contiguous range of T, with class template argument deduction;
 //     a temporary source is fine (the elements are copied).
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <list>
 #include <ranges>
@@ -387,6 +388,58 @@ TEST_P(wide_integers_test, int128_values_elements_and_reductions_match_a_sequent
 }
 
 FERRY_INSTANTIATE_BACKENDS(wide_integers_test);
+#endif
+
+// _Float16 and __float128 (GCC and Clang on x86-64): no std::numeric_limits under -std=c++20,
+// so ferry::min / ferry::max once started from T() = 0 and returned 0 for positive data; and
+// ferry::sum started from +0, so a sum of -0.0 values came out +0.0. Host builds only: device
+// compilers take neither type in kernels everywhere.
+#if defined(__FLT16_MAX__) && defined(__SIZEOF_FLOAT128__) && !FERRY_DEVICE_COMPILER
+__extension__ using f16 = _Float16;
+__extension__ using f128 = __float128;
+
+/// lo = min(lo, x...), hi = max(hi, -x...), total += x...
+template <class T>
+void extremes(const std::vector<T>& x, T& lo, T& hi, T& total) {
+  ferry::launch(
+      {.name = "extremes"}, ferry::range_of(x),
+      [] FERRY_KERNEL(index i, ferry::view<const T> v, ferry::reducer<T, ferry::minimum> a,
+                      ferry::reducer<T, ferry::maximum> b, ferry::reducer<T, ferry::plus> s) {
+        a.combine(v[i]);
+        b.combine(-v[i]);
+        s += v[i];
+      },
+      x, ferry::min(lo), ferry::max(hi), ferry::sum(total));
+}
+
+template <class T>
+void check_extremes() {
+  std::vector<T> x(100);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<T>(static_cast<int>(i % 8) + 5);
+  T lo = static_cast<T>(1000), hi = static_cast<T>(-1000), total = static_cast<T>(0);
+  extremes(x, lo, hi, total);
+  EXPECT_TRUE(lo == static_cast<T>(5)) << static_cast<double>(lo);
+  EXPECT_TRUE(hi == static_cast<T>(-5)) << static_cast<double>(hi);
+  // Sequential reference; every partial sum, in any order, is an integer below 2048 (the sum is
+  // 842), exact in both types.
+  T ref = static_cast<T>(0);
+  for (T v : x) ref += v;
+  EXPECT_TRUE(total == ref) << static_cast<double>(total);
+  // A sum of -0.0 values into -0.0 keeps the sign, as a plain loop does.
+  std::vector<T> zeros(7, -static_cast<T>(0));
+  T zlo = static_cast<T>(1), zhi = static_cast<T>(-1), z = -static_cast<T>(0);
+  extremes(zeros, zlo, zhi, z);
+  EXPECT_TRUE(z == static_cast<T>(0) && std::signbit(static_cast<double>(z)));
+}
+
+class extended_floats_test : public on_backend {};
+
+TEST_P(extended_floats_test, float16_and_float128_reductions_start_from_their_identities) {
+  check_extremes<f16>();
+  check_extremes<f128>();
+}
+
+FERRY_INSTANTIATE_BACKENDS(extended_floats_test);
 #endif
 
 }  // namespace

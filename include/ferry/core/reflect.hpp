@@ -26,6 +26,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "ferry/core/number.hpp"
+
 // std::complex<float> and std::complex<double> are kernel values (is_std_complex below), and
 // naming them needs only the template's declaration, not <complex>, which costs about 17 000
 // preprocessed lines (a fifth of ferry.hpp's) in every translation unit: libstdc++'s own
@@ -664,6 +666,10 @@ constexpr kernel_value_verdict aggregate_verdict() {
   } else if constexpr (c.method != count_method::value_init &&
                        c.method != count_method::braced_init) {
     return uninitialisable_member;
+  } else if constexpr (c.count == 0 && std::is_class_v<T> && !std::is_empty_v<T>) {
+    // No member found, yet the struct holds data: a member no probe can initialise (Clang's
+    // C11 _Atomic members) hides from the count, and what it holds cannot be inspected.
+    return uninitialisable_member;
   } else if constexpr (probe_accepted_at<T, any_base_of<T>, 0>()) {
     return base_class;
   } else if constexpr (probe_accepted_anywhere<T, any_union>(std::make_index_sequence<c.count>{})) {
@@ -690,16 +696,15 @@ constexpr kernel_value_verdict verdict_of() {
       return member_pointer;
     } else if constexpr (std::is_pointer_v<U>) {
       return raw_pointer;
+    } else if constexpr (std::is_arithmetic_v<U> || std::is_enum_v<U> || builtin_number<U>) {
+      // builtin_number: the compilers' other numbers, which std::is_arithmetic leaves out
+      // under -std=c++20 (__int128, _Float16, __float128, GNU _Complex, ...), and vector types,
+      // which the array rule refuses (their subscript checks nothing).
+      return ok;
     } else if constexpr (std::is_unbounded_array_v<U>) {
       return unbounded_array;
     } else if constexpr (std::is_array_v<U>) {
       return as_member_verdict(verdict_of<std::remove_extent_t<U>>());
-    } else if constexpr (!std::is_class_v<U> && !std::is_union_v<U>) {
-      // Arithmetic and enumeration types, and the compilers' other built-in values, which
-      // std::is_arithmetic leaves out under -std=c++20: __int128 and unsigned __int128,
-      // _Float16, __float128, GNU _Complex types, and vector types (which the array rule
-      // refuses: their subscript checks nothing). Pointers were dealt with above.
-      return ok;
     } else if constexpr (is_std_complex<U>::value) {
       return ok;
     } else if constexpr (is_std_array<U>::value || is_checked_array<U>::value) {
@@ -762,10 +767,12 @@ constexpr bool is_zero_sized() {
 }
 
 /// U is a compiler vector type (GNU `__attribute__((vector_size(N)))`, clang's
-/// `ext_vector_type`): not a class, array or pointer, yet subscriptable, unchecked.
+/// `ext_vector_type`): not a class, array or pointer, yet subscriptable, unchecked. Trivially
+/// copyable, unlike a C11 `_Atomic` pointer, which Clang lets one subscript too.
 template <class U>
-concept builtin_vector = !std::is_class_v<U> && !std::is_union_v<U> && !std::is_array_v<U> &&
-                         !std::is_pointer_v<U> && requires(U & u) {
+concept builtin_vector =
+    !std::is_class_v<U> && !std::is_union_v<U> && !std::is_array_v<U> && !std::is_pointer_v<U> &&
+    std::is_trivially_copyable_v<U> && requires(U & u) {
   u[0];
 };
 

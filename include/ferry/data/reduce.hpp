@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "ferry/core/config.hpp"
+#include "ferry/core/number.hpp"
 
 namespace ferry {
 
@@ -22,13 +23,30 @@ struct plus {
   }
   template <class T>
   static constexpr T identity() {
-    if constexpr (std::is_floating_point_v<T>)
-      return -T(0);
+    if constexpr (std::is_floating_point_v<T> || detail::builtin_fractional<T>())
+      return -T(0);  // builtin_fractional: _Float16, __float128, _Complex, ... too
     else
       return T(0);
   }
 };
-/// Minimum, identity: the type's largest value (+inf for floating point).
+
+namespace detail {
+/// Whether ferry knows the identity of ferry::min and ferry::max for T: std::numeric_limits
+/// describes T, or T is a built-in floating-point type it leaves out under -std=c++20
+/// (_Float16, __float128), whose identities are the infinities.
+template <class T>
+inline constexpr bool has_extreme_identity = std::numeric_limits<T>::is_specialized ||
+                                             builtin_fractional<T>();
+
+/// +infinity in a built-in floating-point type that std::numeric_limits does not describe.
+template <class T>
+constexpr T builtin_infinity() {
+  return static_cast<T>(std::numeric_limits<long double>::infinity());
+}
+}  // namespace detail
+
+/// Minimum, identity: the type's largest value (+inf for floating point, the extended types
+/// _Float16 and __float128 included).
 struct minimum {
   template <class T>
   FERRY_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const {
@@ -36,11 +54,16 @@ struct minimum {
   }
   template <class T>
   static constexpr T identity() {
-    if constexpr (std::numeric_limits<T>::has_infinity) return std::numeric_limits<T>::infinity();
-    return std::numeric_limits<T>::max();
+    if constexpr (!std::numeric_limits<T>::is_specialized && detail::builtin_fractional<T>())
+      return detail::builtin_infinity<T>();
+    else if constexpr (std::numeric_limits<T>::has_infinity)
+      return std::numeric_limits<T>::infinity();
+    else
+      return std::numeric_limits<T>::max();
   }
 };
-/// Maximum, identity: the type's lowest value (-inf for floating point).
+/// Maximum, identity: the type's lowest value (-inf for floating point, the extended types
+/// _Float16 and __float128 included).
 struct maximum {
   template <class T>
   FERRY_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const {
@@ -48,8 +71,12 @@ struct maximum {
   }
   template <class T>
   static constexpr T identity() {
-    if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
-    return std::numeric_limits<T>::lowest();
+    if constexpr (!std::numeric_limits<T>::is_specialized && detail::builtin_fractional<T>())
+      return -detail::builtin_infinity<T>();
+    else if constexpr (std::numeric_limits<T>::has_infinity)
+      return -std::numeric_limits<T>::infinity();
+    else
+      return std::numeric_limits<T>::lowest();
   }
 };
 
@@ -150,6 +177,16 @@ constexpr void check_reduction_target() {
                 "ferry::sum(x), min(x), max(x) or reduce(x, op, identity)) must be modifiable, "
                 "not const: the launch stores op(x, folded value) into it");
 }
+/// Refuses ferry::min / ferry::max of a type whose identity ferry does not know (a class
+/// without std::numeric_limits, Clang's _BitInt(N)), which would otherwise start from T().
+template <class T>
+constexpr void check_extreme_identity() {
+  static_assert(has_extreme_identity<T>,
+                "ferry::min(x) / ferry::max(x): std::numeric_limits does not describe the type "
+                "of x, so ferry does not know the identity (the largest or lowest value) to "
+                "start from. Use ferry::reduce(x, ferry::minimum{}, largest) or "
+                "ferry::reduce(x, ferry::maximum{}, lowest) with the value yourself");
+}
 }  // namespace detail
 
 template <class T>
@@ -160,11 +197,13 @@ reduction_target<T, plus> sum(T& x) {
 template <class T>
 reduction_target<T, minimum> min(T& x) {
   detail::check_reduction_target<T>();
+  detail::check_extreme_identity<T>();
   return {typename reduction_target<T, minimum>::key{}, &x, minimum::identity<T>()};
 }
 template <class T>
 reduction_target<T, maximum> max(T& x) {
   detail::check_reduction_target<T>();
+  detail::check_extreme_identity<T>();
   return {typename reduction_target<T, maximum>::key{}, &x, maximum::identity<T>()};
 }
 template <class T, class Op>
