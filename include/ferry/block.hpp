@@ -608,10 +608,10 @@ struct phase_call<Blocked, Kernel, P, Bound, std::index_sequence<N...>, std::ind
       std::tuple<th_t, typename Kernel::state_type&,
                  typename shared_param<Blocked, Kernel, S, P>::type...,
                  bound_get_t<std::tuple_element_t<N, Bound>, typename Blocked::space_type>...>;
-  static constexpr bool invocable = std::is_invocable_v<
-      const decltype(P::f)&, th_t, typename Kernel::state_type&,
-      typename shared_param<Blocked, Kernel, S, P>::type...,
-      bound_get_t<std::tuple_element_t<N, Bound>, typename Blocked::space_type>...>;
+  static constexpr bool invocable =
+      member_callable<decltype(P::f), th_t, typename Kernel::state_type&,
+                      typename shared_param<Blocked, Kernel, S, P>::type...,
+                      bound_get_t<std::tuple_element_t<N, Bound>, typename Blocked::space_type>...>;
 };
 
 /// True when a callable with written-out parameters takes a writable reference by value (its
@@ -622,9 +622,9 @@ consteval bool drops_writes_or_checks() {
     return false;
   } else {
     using params = typename kernel_params<F>::type;
-    if constexpr (std::tuple_size_v<params> != std::tuple_size_v<Passed>) {
-      return false;
-    } else {
+    if constexpr (std::tuple_size_v<params> < std::tuple_size_v<Passed>) {
+      return false;  // the invocability check reports a missing parameter
+    } else {  // more parameters than passed are refused on their own (check_extra_parameters)
       return []<std::size_t... I>(std::index_sequence<I...>) {
         return (((is_writable_ref_v<std::tuple_element_t<I, Passed>> &&
                   !std::is_reference_v<std::tuple_element_t<I, params>>) ||
@@ -654,6 +654,26 @@ consteval bool check_callable() {
                 "ferry passes no such type (the array rule), so only a conversion from what it "
                 "passes could fill the parameter. Declare the parameter as the type ferry "
                 "passes, with ferry::checked_array<T, N> for arrays");
+  static_assert(!kernel_params<F>::variadic,
+                "ferry::launch_blocks: a phase's or finish's call operator is C-variadic (its "
+                "parameters end in '...'): what ferry passes there would reach it unchecked. "
+                "Declare one parameter per value ferry passes");
+  static_assert(
+      requires { &F::operator(); } || !requires(const F& f) { +f; },
+      "ferry::launch_blocks: a phase or finish has no call operator of its own: it is "
+      "callable only through a conversion to a function pointer, which holds a host "
+      "address. Give it a call operator marked FERRY_KERNEL");
+  return true;
+}
+
+/// Refuses a phase or finish F that declares more parameters than the values ferry passes it
+/// (Passed): the others take default arguments, which ferry neither passes nor checks.
+template <class F, class Passed>
+consteval bool check_extra_parameters() {
+  static_assert(!declares_extra_parameters<F, std::tuple_size_v<Passed>>(),
+                "ferry::launch_blocks: a phase or finish declares more parameters than ferry "
+                "passes it: the others take default arguments, which ferry neither passes nor "
+                "checks. Remove them, or pass the value as a launch argument");
   return true;
 }
 
@@ -667,6 +687,7 @@ consteval bool check_phase() {
   }(std::type_identity<P>{});
   using call =
       phase_call<Blocked, Kernel, P, Bound, PhaseArgs, std::make_index_sequence<Kernel::n_shared>>;
+  check_extra_parameters<decltype(P::f), typename call::passed>();
   static_assert(
       call::invocable,
       "ferry::launch_blocks: a phase cannot be called with what ferry passes. A phase "
@@ -697,15 +718,16 @@ struct finish_call<Blocked, Kernel, F, Bound, std::index_sequence<N...>> {
   using passed =
       std::tuple<th_t, st_t,
                  bound_get_t<std::tuple_element_t<N, Bound>, typename Blocked::space_type>...>;
-  static constexpr bool invocable = std::is_invocable_v<
-      const F&, th_t, st_t,
-      bound_get_t<std::tuple_element_t<N, Bound>, typename Blocked::space_type>...>;
+  static constexpr bool invocable =
+      member_callable<F, th_t, st_t,
+                      bound_get_t<std::tuple_element_t<N, Bound>, typename Blocked::space_type>...>;
 };
 
 template <class Blocked, class Kernel, class F, class Bound, class AllArgs>
 consteval bool check_finish() {
   check_callable<F>();
   using call = finish_call<Blocked, Kernel, F, Bound, AllArgs>;
+  check_extra_parameters<F, typename call::passed>();
   static_assert(call::invocable,
                 "ferry::launch_blocks: the finish step cannot be called with what ferry passes. "
                 "It takes (const ferry::block_thread<Idx>&, const State&, then every launch "

@@ -359,6 +359,18 @@ template <class Space, class K, class Bound>
 inline constexpr bool invocable_with = false;
 template <class Space, class K, class... B>
 inline constexpr bool invocable_with<Space, K, std::tuple<B...>> =
+    member_callable<K, const typename Space::index_type&,
+                    decltype(std::declval<const B&>().get(
+                        std::declval<const typename Space::index_type&>(),
+                        std::declval<typename B::state&>()))...>;
+
+/// K is callable with what ferry passes only through a conversion to a function pointer (a
+/// surrogate call), not through a call operator of its own.
+template <class Space, class K, class Bound>
+inline constexpr bool surrogate_callable = false;
+template <class Space, class K, class... B>
+inline constexpr bool surrogate_callable<Space, K, std::tuple<B...>> =
+    !invocable_with<Space, K, std::tuple<B...>> &&
     std::is_invocable_v<const K&, const typename Space::index_type&,
                         decltype(std::declval<const B&>().get(
                             std::declval<const typename Space::index_type&>(),
@@ -375,9 +387,9 @@ consteval int unbindable_parameter() {
     return -1;
   } else {
     using params = typename kernel_params<K>::type;
-    if constexpr (std::tuple_size_v<params> != std::tuple_size_v<Bound> + 1) {
+    if constexpr (std::tuple_size_v<params> < std::tuple_size_v<Bound> + 1) {
       return -1;
-    } else {
+    } else {  // the first 1 + |Bound| parameters; more are refused on their own
       if (!std::is_convertible_v<const typename Space::index_type&,
                                  std::tuple_element_t<0, params>>)
         return 0;
@@ -454,7 +466,7 @@ struct parameter_probe {
 template <class Space, class K, class Bound>
 struct parameter_probe<Space, K, Bound, true> {
   using params = typename kernel_params<K>::type;
-  static constexpr int p = std::tuple_size_v<params> != std::tuple_size_v<Bound> + 1
+  static constexpr int p = std::tuple_size_v<params> < std::tuple_size_v<Bound> + 1
                                ? -2
                                : unbindable_parameter<Space, K, Bound>();
   using type = typename kernel_parameter_at<p, Space, params, Bound>::type;
@@ -694,8 +706,23 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
                 "ferry::launch: the kernel's call operator is not const (a 'mutable' lambda, or a "
                 "function object's operator() declared without const). Kernels run as const "
                 "objects on every thread: drop 'mutable' or declare operator() const");
+  static_assert(!detail::kernel_params<K>::variadic,
+                "ferry::launch: the kernel's call operator is C-variadic (its parameters end in "
+                "'...'): what ferry passes there would reach the kernel unchecked. Declare one "
+                "parameter per launch argument");
+  static_assert(!detail::declares_extra_parameters<K, sizeof...(A) + 1>(),
+                "ferry::launch: the kernel declares more parameters than ferry passes (the "
+                "index, then one per launch argument): the others take default arguments, which "
+                "ferry neither passes nor checks. Remove them, or pass the value as a launch "
+                "argument");
   static_assert(detail::check_arguments<A...>());
   using bound_tuple = std::tuple<typename detail::map_of<Space, A>::bound...>;
+  static_assert(!(detail::accepted(detail::classify<A>()) && ...) ||
+                    !detail::surrogate_callable<Space, K, bound_tuple>,
+                "ferry::launch: the kernel object has no call operator of its own: it is callable "
+                "only through a conversion to a function pointer, which holds a host address "
+                "and takes parameters ferry does not see. Give it a call operator marked "
+                "FERRY_KERNEL");
   static_assert(!(detail::accepted(detail::classify<A>()) && ...) ||
                     !detail::kernel_params<K>::is_const ||
                     detail::invocable_with<Space, K, bound_tuple>,

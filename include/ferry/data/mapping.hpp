@@ -1392,13 +1392,29 @@ template <class F>
 struct call_params {
   static constexpr bool known = false;
   static constexpr bool is_const = true;
+  static constexpr bool variadic = false;
 };
 template <class C, class R, class... P>
 struct call_params<R (C::*)(P...) const> {
   static constexpr bool known = true;
   static constexpr bool is_const = true;
+  static constexpr bool variadic = false;
   using type = std::tuple<P...>;
 };
+// A C-variadic call operator (`...` after the parameters): known, and `variadic` (refused: an
+// argument there would reach the kernel unchecked).
+template <class C, class R, class... P>
+struct call_params<R (C::*)(P..., ...) const> : call_params<R (C::*)(P...) const> {
+  static constexpr bool variadic = true;
+};
+template <class C, class R, class... P>
+struct call_params<R (C::*)(P..., ...) const noexcept> : call_params<R (C::*)(P..., ...) const> {};
+template <class C, class R, class... P>
+struct call_params<R (C::*)(P..., ...)> : call_params<R (C::*)(P..., ...) const> {
+  static constexpr bool is_const = false;
+};
+template <class C, class R, class... P>
+struct call_params<R (C::*)(P..., ...) noexcept> : call_params<R (C::*)(P..., ...)> {};
 template <class C, class R, class... P>
 struct call_params<R (C::*)(P...) const noexcept> : call_params<R (C::*)(P...) const> {};
 template <class C, class R, class... P>
@@ -1420,6 +1436,27 @@ requires requires {
 }
 struct kernel_params<K> : call_params<decltype(&K::operator())> {};
 
+/// F declares more parameters than the `passed` values ferry calls it with: the rest have
+/// default arguments (else the call would not compile), which ferry neither passes nor checks.
+/// Refused, so that the checks of the parameters (by-value writes, accessors taken as other
+/// types, ...), which compare declared and passed types one to one, see every parameter.
+template <class F, std::size_t passed>
+consteval bool declares_extra_parameters() {
+  if constexpr (!kernel_params<F>::known)
+    return false;
+  else
+    return std::tuple_size_v<typename kernel_params<F>::type> > passed;
+}
+
+/// F is called through its own call operator (a member operator(), a template one included):
+/// `f.operator()(args...)` compiles. False for an object that is only callable because it
+/// converts to a function pointer (a surrogate call): what runs is then a function at a host
+/// address, with parameters ferry does not see.
+template <class F, class... Args>
+concept member_callable = requires(const F& f, Args&&... args) {
+  f.operator()(std::forward<Args>(args)...);
+};
+
 /// What a bound argument B hands a kernel of index space Space.
 template <class B, class Space>
 using bound_get_t = decltype(std::declval<const B&>().get(
@@ -1440,9 +1477,9 @@ consteval bool drops_partition_writes() {
     return false;
   } else {
     using params = typename kernel_params<K>::type;
-    if constexpr (std::tuple_size_v<params> != std::tuple_size_v<Bound> + 1) {
-      return false;  // the invocability check reports a wrong parameter count
-    } else {
+    if constexpr (std::tuple_size_v<params> < std::tuple_size_v<Bound> + 1) {
+      return false;  // the invocability check reports a missing parameter
+    } else {         // more parameters than passed are refused too (declares_extra_parameters)
       return []<std::size_t... N>(std::index_sequence<N...>) {
         return ((is_writable_ref_v<bound_get_t<std::tuple_element_t<N, Bound>, Space>> &&
                  !std::is_reference_v<std::tuple_element_t<N + 1, params>>) ||
@@ -1465,9 +1502,9 @@ consteval bool drops_bounds_checks() {
     return false;
   } else {
     using params = typename kernel_params<K>::type;
-    if constexpr (std::tuple_size_v<params> != std::tuple_size_v<Bound> + 1) {
-      return false;  // the invocability check reports a wrong parameter count
-    } else {
+    if constexpr (std::tuple_size_v<params> < std::tuple_size_v<Bound> + 1) {
+      return false;  // the invocability check reports a missing parameter
+    } else {         // more parameters than passed are refused too (declares_extra_parameters)
       return []<std::size_t... N>(std::index_sequence<N...>) {
         return ((takes_fault_flag<
                      std::remove_cvref_t<bound_get_t<std::tuple_element_t<N, Bound>, Space>>> &&
