@@ -111,25 +111,3 @@ namespace ferry {
 /// Signed index type of every index space (64-bit, like RAJA::Index_type and std::ptrdiff_t).
 using index = std::ptrdiff_t;
 }  // namespace ferry
-
-namespace ferry::detail {
-/// Entry `ii` of a mapped index list (ferry::indirect's, or ferry::around's over an index_set),
-/// read with L1 eviction priority "last" in nvcc's device pass for sm_70 and later (PTX
-/// ld.global.L1::evict_last, a hint that changes no value), a plain load elsewhere. A launch
-/// that reads one list through two arguments reads each entry twice per thread, and nvcc
-/// places the second read, the indirect write's position, at the store, after every other load
-/// of the kernel: in MATVEC_3D_STENCIL (an around over 15 arrays at 27 points, then the write)
-/// the line had left L1 by then, and ferry_B read 3 % more L2 sectors and DRAM bytes than the
-/// same kernel reading the list once (perf/NOTES.md, "The index list read twice"). The asm is
-/// volatile so that it stays after the kernel's wait for the grid before it
-/// (grid_dependency_prologue), as every other access does.
-FERRY_HOST_DEVICE FERRY_INLINE index load_index_entry(const index* list, index ii) {
-#if defined(__NVCC__) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-  index v;
-  asm volatile("ld.global.L1::evict_last.s64 %0, [%1];" : "=l"(v) : "l"(list + ii));
-  return v;
-#else
-  return list[ii];
-#endif
-}
-}  // namespace ferry::detail

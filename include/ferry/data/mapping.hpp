@@ -1237,7 +1237,7 @@ struct arg_map<A, Space, arg_kind::neighbourhood> {
     FERRY_HOST_DEVICE FERRY_INLINE neighbourhoods<const T, N, M> get(const I& idx, state&) const {
       index c = 0;
       if constexpr (indirect)
-        c = load_index_entry(list, idx);
+        c = list[idx];
       else
         c = dense_offset(idx, ni, nj);
       const index at = start + c;

@@ -87,7 +87,7 @@ class indirect_t : public strategy_base {
     T* p;
     const index* list;
     FERRY_HOST_DEVICE FERRY_INLINE indexed_ref<T> operator()(index ii) const {
-      const index z = detail::load_index_entry(list, ii);
+      const index z = list[ii];
       return indexed_ref<T>{p[z], z};
     }
   };
