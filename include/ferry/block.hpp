@@ -1043,34 +1043,10 @@ void run_launch_blocks(const launch_config& cfg, const Blocked& space, const Ker
           detail::shared_size_problem(layout::bytes, detail::block_shared_limit(b), to_string(b));
       !msg.empty())
     throw launch_error(name, msg);
-  {
-    int pos = 0;
-    auto check = [&](const auto& a, auto tag) {
-      using AA = typename decltype(tag)::type;
-      ++pos;
-      const std::string msg = detail::check_one<Space, AA>(a, space.space);
-      if (!msg.empty())
-        throw launch_error(name, "argument " + std::to_string(pos) + " (" +
-                                     detail::map_of<Space, AA>::describe() + "): " + msg);
-    };
-    (check(args, std::type_identity<A>{}), ...);
-  }
+  detail::check_arguments_at_launch<A...>(name, space.space, args...);
   constexpr std::size_t n_regions = (std::size_t{0} + ... + detail::map_of<Space, A>::regions);
   std::array<detail::arg_region, n_regions> regions{};
-  {
-    std::size_t r = 0;
-    int pos = 0;
-    auto collect = [&](const auto& a, auto tag) {
-      using AA = typename decltype(tag)::type;
-      ++pos;
-      for (const region& reg : detail::map_of<Space, AA>::get_regions(a)) {
-        regions[r] = detail::arg_region{reg, pos, detail::map_of<Space, AA>::describe()};
-        detail::set_transfer_extent<Space, AA>(a, space.space, regions[r].r);
-        ++r;
-      }
-    };
-    (collect(args, std::type_identity<A>{}), ...);
-  }
+  detail::collect_regions<A...>(regions.data(), space.space, args...);
   // As in ferry::launch: spans of dynamic extent, made from a pointer.
   const std::span<const detail::arg_region> all_regions(regions.data(), regions.size());
   detail::check_aliasing(name, all_regions);
@@ -1082,7 +1058,12 @@ void run_launch_blocks(const launch_config& cfg, const Blocked& space, const Ker
   }
   detail::device_runtime* rt = detail::runtime_of(b);
   std::array<void*, n_regions + 1> mapped{};
-  detail::launch_mapping mapping(rt, name, all_regions, mapped.data());
+  // As in ferry::launch: where every argument binds through ferry's own code, a device launch
+  // on resident memory keeps the table lock from its mapping to its end (one lock section, no
+  // pins, no registration: launch_mapping's hold_if_resident). Between the two, this function
+  // binds the arguments and dispatch_blocks enqueues the kernel; neither calls into the table.
+  constexpr bool own_code = (detail::binds_through_ferry_code<A>() && ... && true);
+  detail::launch_mapping mapping(rt, name, all_regions, mapped.data(), {}, own_code);
   std::size_t offset = 0;
   auto bind_one = [&](const auto& a, auto tag) {
     using AA = typename decltype(tag)::type;

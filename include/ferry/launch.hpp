@@ -344,6 +344,48 @@ void set_transfer_extent(const std::remove_cvref_t<A>& a, const Space& space, re
   }
 }
 
+/// The run-time checks of a launch's arguments (ferry::launch and ferry::launch_blocks), in
+/// order: each argument's fast check (argument_ok), and only for one that fails it the message
+/// (check_one), so that a launch that may run builds no string. The fast check's refusal is
+/// final: a user's strategy whose check_launch refuses and then, asked again for the message,
+/// accepts is refused all the same. A... are the arguments' (snapshot) types, as map_of takes
+/// them; args their values.
+/// Throws launch_error "argument <position> (<kind>): <message>" naming `kernel`.
+template <class... A, class Space, class... Args>
+void check_arguments_at_launch(const char* kernel, const Space& space, const Args&... args) {
+  int pos = 0;
+  auto check = [&]<class AA>(const auto& a, std::type_identity<AA>) {
+    ++pos;
+    if (argument_ok<Space, AA>(a, space)) return;
+    std::string msg = check_one<Space, AA>(a, space);
+    if (msg.empty())
+      msg =
+          "its check refused the launch, then gave no reason when asked again (a check_launch "
+          "whose answer changes between calls)";
+    throw_argument_error(kernel, pos, map_of<Space, AA>::describe(), msg);
+  };
+  (check(args, std::type_identity<A>{}), ...);
+}
+
+/// Writes the memory regions of a launch's arguments to `out`, in argument order, each with its
+/// argument's position (from 1) and kind, and with the part a transient copy moves
+/// (set_transfer_extent). `out` holds exactly the arguments' map_of<Space, A>::regions in all.
+/// Call after check_arguments_at_launch accepted them.
+template <class... A, class Space, class... Args>
+void collect_regions(arg_region* out, const Space& space, const Args&... args) {
+  std::size_t r = 0;
+  int pos = 0;
+  auto collect = [&]<class AA>(const auto& a, std::type_identity<AA>) {
+    ++pos;
+    for (const region& reg : map_of<Space, AA>::get_regions(a)) {
+      out[r] = arg_region{reg, pos, map_of<Space, AA>::describe()};
+      set_transfer_extent<Space, AA>(a, space, out[r].r);
+      ++r;
+    }
+  };
+  (collect(args, std::type_identity<A>{}), ...);
+}
+
 /// The message of the bounds_error a launch raises for a failed check: "argument <position>
 /// (<kind>): <what the view said>", the argument being the one whose mapped memory holds the
 /// failing view's data pointer. regions[r] and mapped[r] are a launch's argument regions and
@@ -487,18 +529,7 @@ void run_launch(const launch_config& cfg, const Space& space, const K& kernel, A
   detail::check_block_bounds<bounds>(name, cfg.block);
   if (!detail::index_space_ok(space))
     throw launch_error(name, "index space: " + check_index_space(space));
-  {
-    int pos = 0;
-    auto check = [&](const auto& a, auto tag) {
-      using AA = typename decltype(tag)::type;
-      ++pos;
-      if (detail::argument_ok<Space, AA>(a, space)) return;
-      const std::string msg = detail::check_one<Space, AA>(a, space);
-      if (!msg.empty())
-        detail::throw_argument_error(name, pos, detail::map_of<Space, AA>::describe(), msg);
-    };
-    (check(args, std::type_identity<A>{}), ...);
-  }
+  detail::check_arguments_at_launch<A...>(name, space, args...);
   constexpr std::size_t n_regions = (std::size_t{0} + ... + detail::map_of<Space, A>::regions);
   // Reduction targets are host memory the launch writes (the result is stored after it): they
   // take part in the aliasing check, after the mapped regions, but are never mapped.
@@ -509,21 +540,10 @@ void run_launch(const launch_config& cfg, const Space& space, const K& kernel, A
   // launch of a translation unit, whose constraints the compiler checks once (a span per
   // argument count cost a launch-heavy file a few percent of its host compile time).
   const std::span<detail::arg_region> regions(checked_regions.data(), n_regions);
+  detail::collect_regions<A...>(regions.data(), space, args...);
   {
-    std::size_t r = 0;
-    int pos = 0;
-    auto collect = [&](const auto& a, auto tag) {
-      using AA = typename decltype(tag)::type;
-      ++pos;
-      for (const region& reg : detail::map_of<Space, AA>::get_regions(a)) {
-        regions[r] = detail::arg_region{reg, pos, detail::map_of<Space, AA>::describe()};
-        detail::set_transfer_extent<Space, AA>(a, space, regions[r].r);
-        ++r;
-      }
-    };
-    (collect(args, std::type_identity<A>{}), ...);
     std::size_t t = n_regions;
-    pos = 0;
+    int pos = 0;
     auto collect_target = [&](const auto& a, auto tag) {
       using AA = typename decltype(tag)::type;
       ++pos;

@@ -1,10 +1,12 @@
-// ferry-launch-bench: the host cost of one launch, ferry::launch against ferry::unsafe::launch and
-// a hand-written <<<...>>> launch of the same kernel, with 1, 4 and 16 array arguments (and
-// "raw-fat": the 16-array raw kernel taking a parameter block as large as ferry's). Further raw
-// forms time a launch's parts: "raw+err" (a cudaGetLastError after the launch), "raw+nvtx" (the
-// launch inside an NVTX range), "api" (cudaLaunchKernel with an argument array), "drv"
-// (cuLaunchKernel with the kernel's handle looked up once) and "drv-buf" (the same with the
-// parameters packed into one buffer). Ratios are to the <<<...>>> launch of the same arguments.
+// ferry-launch-bench: the host cost of one launch, ferry::launch (and ferry::launch_blocks, form
+// "blocks": the same body as a block kernel's finish step over blocks of 256 threads) against
+// ferry::unsafe::launch and a hand-written <<<...>>> launch of the same kernel, with 1, 4 and 16
+// array arguments (and "raw-fat": the 16-array raw kernel taking a parameter block as large as
+// ferry's). Further raw forms time a launch's parts: "raw+err" (a cudaGetLastError after the
+// launch), "raw+nvtx" (the launch inside an NVTX range), "api" (cudaLaunchKernel with an argument
+// array), "drv" (cuLaunchKernel with the kernel's handle looked up once) and "drv-buf" (the same
+// with the parameters packed into one buffer). Ratios are to the <<<...>>> launch of the same
+// arguments.
 //
 // Every array stays on the device (ferry: preload_mut for the written one, preload for the read
 // ones; unsafe and raw: ferry::unsafe::device_buffer), so a launch moves no data; the index space
@@ -92,6 +94,30 @@ struct k16 {
   FERRY_KERNEL void operator()(index i, double& y, cview a0, cview a1, cview a2, cview a3, cview a4,
                                cview a5, cview a6, cview a7, cview a8, cview a9, cview a10,
                                cview a11, cview a12, cview a13, cview a14) const {
+    y += a0[i] + a1[i] + a2[i] + a3[i] + a4[i] + a5[i] + a6[i] + a7[i] + a8[i] + a9[i] + a10[i] +
+         a11[i] + a12[i] + a13[i] + a14[i];
+  }
+};
+
+/// The same bodies as block kernels' finish steps (ferry::launch_blocks over blocks of 256
+/// threads, one finish step, no shared array; threads past n are padding and skip finish).
+using bthread = ferry::block_thread<index>;
+struct bf1 {
+  FERRY_KERNEL void operator()(const bthread&, const char&, double& y) const { y += 1.0; }
+};
+struct bf4 {
+  FERRY_KERNEL void operator()(const bthread& t, const char&, double& y, cview a, cview b,
+                               cview c) const {
+    const index i = t.global;
+    y += a[i] + b[i] + c[i];
+  }
+};
+struct bf16 {
+  FERRY_KERNEL void operator()(const bthread& t, const char&, double& y, cview a0, cview a1,
+                               cview a2, cview a3, cview a4, cview a5, cview a6, cview a7, cview a8,
+                               cview a9, cview a10, cview a11, cview a12, cview a13,
+                               cview a14) const {
+    const index i = t.global;
     y += a0[i] + a1[i] + a2[i] + a3[i] + a4[i] + a5[i] + a6[i] + a7[i] + a8[i] + a9[i] + a10[i] +
          a11[i] + a12[i] + a13[i] + a14[i];
   }
@@ -192,7 +218,7 @@ void account(arrays& d, int reads, int launches) {
 }
 
 struct form {
-  std::string name;  // "ferry", "unsafe", "raw"
+  std::string name;  // "ferry", "blocks", "unsafe", "raw", ...
   int args;          // array arguments (1, 4, 16)
   std::function<void()> launch_once;
 };
@@ -231,7 +257,8 @@ int run(int argc, char** argv) {
     } else if (a == "--help" || a == "-h") {
       std::puts(
           "ferry-launch-bench [--passes P] [--reps R] [--n N] [--csv FILE]\n"
-          "  host cost per launch of ferry::launch, ferry::unsafe::launch and a raw <<<>>>\n"
+          "  host cost per launch of ferry::launch, ferry::launch_blocks, ferry::unsafe::launch\n"
+          "  and a raw <<<>>>\n"
           "  launch with 1, 4 and 16 resident array arguments (see the source's header)");
       return 0;
     } else {
@@ -273,10 +300,22 @@ int run(int argc, char** argv) {
 
   std::vector<form> forms = {
       {"ferry", 1, [&] { ferry::launch(ferry::range{n}, k1{}, ferry::elementwise(Y)); }},
+      {"blocks", 1,
+       [&] {
+         ferry::launch_blocks(ferry::blocks<256>(ferry::range{n}),
+                              ferry::block_kernel<char>(ferry::finish(bf1{})),
+                              ferry::elementwise(Y));
+       }},
       {"unsafe", 1, [&] { ferry::unsafe::launch(ugrid, ublock, u1{}, y_dev, n); }},
       {"raw", 1, [&] { raw1<<<grid, 256, 0, st>>>(y_dev, n); }},
       {"ferry", 4,
        [&] { ferry::launch(ferry::range{n}, k4{}, ferry::elementwise(Y), A[0], A[1], A[2]); }},
+      {"blocks", 4,
+       [&] {
+         ferry::launch_blocks(ferry::blocks<256>(ferry::range{n}),
+                              ferry::block_kernel<char>(ferry::finish(bf4{})),
+                              ferry::elementwise(Y), A[0], A[1], A[2]);
+       }},
       {"unsafe", 4,
        [&] { ferry::unsafe::launch(ugrid, ublock, u4{}, y_dev, q[0], q[1], q[2], n); }},
       {"raw", 4, [&] { raw4<<<grid, 256, 0, st>>>(y_dev, q[0], q[1], q[2], n); }},
@@ -284,6 +323,13 @@ int run(int argc, char** argv) {
        [&] {
          ferry::launch(ferry::range{n}, k16{}, ferry::elementwise(Y), A[0], A[1], A[2], A[3], A[4],
                        A[5], A[6], A[7], A[8], A[9], A[10], A[11], A[12], A[13], A[14]);
+       }},
+      {"blocks", 16,
+       [&] {
+         ferry::launch_blocks(ferry::blocks<256>(ferry::range{n}),
+                              ferry::block_kernel<char>(ferry::finish(bf16{})),
+                              ferry::elementwise(Y), A[0], A[1], A[2], A[3], A[4], A[5], A[6], A[7],
+                              A[8], A[9], A[10], A[11], A[12], A[13], A[14]);
        }},
       {"unsafe", 16,
        [&] {
@@ -364,7 +410,9 @@ int run(int argc, char** argv) {
   };
 
   // Which data each form updates (its expected values are accounted there).
-  auto data_of = [&](const form& f) -> arrays& { return f.name == "ferry" ? d : u; };
+  auto data_of = [&](const form& f) -> arrays& {
+    return f.name == "ferry" || f.name == "blocks" ? d : u;
+  };
   // Waits for every form's launches (ferry's stream and the raw stream).
   auto wait_all = [&] {
     ferry::synchronize();
@@ -400,9 +448,10 @@ int run(int argc, char** argv) {
     for (index i = 0; i < n; ++i)
       if (x->y[i] != x->expect[i])
         throw std::runtime_error(std::string("wrong result of the ") +
-                                 (x == &d ? "ferry" : "unsafe and raw") + " forms at index " +
-                                 std::to_string(i) + ": " + std::to_string(x->y[i]) +
-                                 ", expected " + std::to_string(x->expect[i]));
+                                 (x == &d ? "ferry and blocks" : "unsafe and raw") +
+                                 " forms at index " + std::to_string(i) + ": " +
+                                 std::to_string(x->y[i]) + ", expected " +
+                                 std::to_string(x->expect[i]));
 
   std::ofstream out(csv);
   if (!out) throw std::runtime_error("cannot write " + csv);

@@ -185,4 +185,64 @@ TEST(fast_checks, a_strategy_derived_from_elementwise_is_asked_through_its_own_c
   EXPECT_TRUE(own_ok);
 }
 
+/// A user's strategy (elementwise ownership over a buffer) whose check_launch refuses only the
+/// first time it is asked (`calls` counts the calls), as a check with hidden state might.
+class refuses_once : public ferry::strategy_base {
+ public:
+  using value_type = double;
+  static constexpr bool copies_in = true;
+  refuses_once(std::span<double> b, int* calls) : buf_(b), calls_(calls) {}
+  std::span<double> buffer() const { return buf_; }
+  std::string check_launch(const ferry::range& s) const {
+    if (std::string m = ferry::check_index_space(s); !m.empty()) return m;
+    if (++*calls_ == 1) return "refused the first time";
+    return {};
+  }
+  struct accessor {
+    double* p;
+    FERRY_HOST_DEVICE double& operator()(index i) const { return p[i]; }
+  };
+  accessor bind(double* p, const ferry::range&) const { return accessor{p}; }
+  template <class F>
+  void for_each_owned(index i, const ferry::range&, F&& f) const {
+    f(i);
+  }
+
+ private:
+  std::span<double> buf_;
+  int* calls_;
+};
+
+using thread1 = ferry::block_thread<index>;
+
+TEST(fast_checks, a_refusal_stays_a_refusal_when_the_strategy_changes_its_answer) {
+  // The fast check asks check_launch, which refuses; asked again for the message, it accepts.
+  // The launch must still be refused (it used to run on the second answer), naming the argument.
+  std::vector<double> v(8, 0.0);
+  for (int form = 0; form < 2; ++form) {
+    int calls = 0;
+    try {
+      if (form == 0)
+        ferry::launch(
+            {.name = "refuses_once"}, ferry::range{8},
+            [] FERRY_KERNEL(index, double& x) { x = 1.0; },
+            refuses_once(std::span<double>(v), &calls));
+      else
+        ferry::launch_blocks(
+            {.name = "refuses_once"}, ferry::blocks<4>(ferry::range{8}),
+            ferry::block_kernel<char>(ferry::finish(
+                [] FERRY_KERNEL(const thread1&, const char&, double& x) { x = 1.0; })),
+            refuses_once(std::span<double>(v), &calls));
+      ADD_FAILURE() << "form " << form << ": the launch ran after its strategy refused it";
+    } catch (const ferry::launch_error& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("refuses_once"), std::string::npos) << what;
+      EXPECT_NE(what.find("argument 1 (partitioned)"), std::string::npos) << what;
+      EXPECT_NE(what.find("gave no reason when asked again"), std::string::npos) << what;
+    }
+    EXPECT_GE(calls, 2) << form;
+    for (double x : v) EXPECT_EQ(x, 0.0) << "form " << form << ": the kernel ran";
+  }
+}
+
 }  // namespace
