@@ -667,13 +667,15 @@ consteval bool check_callable() {
 }
 
 /// Refuses a phase or finish F that declares more parameters than the values ferry passes it
-/// (Passed): the others take default arguments, which ferry neither passes nor checks.
+/// (Passed): ferry passes nothing to the others, and default arguments there would reach the
+/// step unchecked.
 template <class F, class Passed>
 consteval bool check_extra_parameters() {
   static_assert(!declares_extra_parameters<F, std::tuple_size_v<Passed>>(),
                 "ferry::launch_blocks: a phase or finish declares more parameters than ferry "
-                "passes it: the others take default arguments, which ferry neither passes nor "
-                "checks. Remove them, or pass the value as a launch argument");
+                "passes it: ferry passes nothing to the others, and default arguments there "
+                "would reach the step unchecked. Remove them, or pass each value as a launch "
+                "argument");
   return true;
 }
 

@@ -732,9 +732,9 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
                 "parameter per launch argument");
   static_assert(!detail::declares_extra_parameters<K, sizeof...(A) + 1>(),
                 "ferry::launch: the kernel declares more parameters than ferry passes (the "
-                "index, then one per launch argument): the others take default arguments, which "
-                "ferry neither passes nor checks. Remove them, or pass the value as a launch "
-                "argument");
+                "index, then one per launch argument): ferry passes nothing to the others, and "
+                "default arguments there would reach the kernel unchecked. Remove them, or pass "
+                "each value as a launch argument");
   static_assert(detail::check_arguments<A...>());
   using bound_tuple = std::tuple<typename detail::map_of<Space, A>::bound...>;
   static_assert(!(detail::accepted(detail::classify<A>()) && ...) ||

@@ -215,6 +215,21 @@ class refuses_once : public ferry::strategy_base {
 
 using thread1 = ferry::block_thread<index>;
 
+/// v[i] = 1 through a refuses_once strategy, with ferry::launch (form 0) or launch_blocks (1).
+/// Free functions: nvcc needs an extended lambda's enclosing function to be accessible.
+void launch_refuses_once(int form, std::vector<double>& v, int* calls) {
+  if (form == 0)
+    ferry::launch(
+        {.name = "refuses_once"}, ferry::range{static_cast<index>(v.size())},
+        [] FERRY_KERNEL(index, double& x) { x = 1.0; }, refuses_once(std::span<double>(v), calls));
+  else
+    ferry::launch_blocks(
+        {.name = "refuses_once"}, ferry::blocks<4>(ferry::range{static_cast<index>(v.size())}),
+        ferry::block_kernel<char>(
+            ferry::finish([] FERRY_KERNEL(const thread1&, const char&, double& x) { x = 1.0; })),
+        refuses_once(std::span<double>(v), calls));
+}
+
 TEST(fast_checks, a_refusal_stays_a_refusal_when_the_strategy_changes_its_answer) {
   // The fast check asks check_launch, which refuses; asked again for the message, it accepts.
   // The launch must still be refused (it used to run on the second answer), naming the argument.
@@ -222,17 +237,7 @@ TEST(fast_checks, a_refusal_stays_a_refusal_when_the_strategy_changes_its_answer
   for (int form = 0; form < 2; ++form) {
     int calls = 0;
     try {
-      if (form == 0)
-        ferry::launch(
-            {.name = "refuses_once"}, ferry::range{8},
-            [] FERRY_KERNEL(index, double& x) { x = 1.0; },
-            refuses_once(std::span<double>(v), &calls));
-      else
-        ferry::launch_blocks(
-            {.name = "refuses_once"}, ferry::blocks<4>(ferry::range{8}),
-            ferry::block_kernel<char>(ferry::finish(
-                [] FERRY_KERNEL(const thread1&, const char&, double& x) { x = 1.0; })),
-            refuses_once(std::span<double>(v), &calls));
+      launch_refuses_once(form, v, &calls);
       ADD_FAILURE() << "form " << form << ": the launch ran after its strategy refused it";
     } catch (const ferry::launch_error& e) {
       const std::string what = e.what();
