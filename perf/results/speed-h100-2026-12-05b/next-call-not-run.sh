@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Twenty-ninth run, the call that found no machine (written after call1; not run): every cuda
 # unit test and device test of 82f910d (.gpu-stage/bins.tar.xz: ferry_unit_tests,
-# ferry_device_tests), then the suite (its ferry-perf: the launch code of 9347595 without the final refusal rule, which a passing
-# launch never reaches): 27 kernels, 5 passes, base_cuda, ferry_B, ferry_C, checks on.
+# ferry_device_tests), then the suite (its ferry-perf: the launch code of 9347595 without the
+# final refusal rule, which a passing launch never reaches): 27 kernels, 5 passes, base_cuda,
+# ferry_B, ferry_C, checks on.
 set -uo pipefail
 out=${1:?out}; pack=${2:?pack}; mkdir -p "$out"
 b=bin-dir; rm -rf $b; mkdir -p $b/new; tar xJf .gpu-stage/bins.tar.xz -C $b/new
