@@ -103,13 +103,14 @@ struct k16 {
 /// threads, one finish step, no shared array; threads past n are padding and skip finish).
 using bthread = ferry::block_thread<index>;
 struct bf1 {
-  FERRY_KERNEL void operator()(const bthread&, const char&, double& y) const { y += 1.0; }
+  FERRY_KERNEL void operator()(const bthread& t, const char&, double& y) const {
+    k1{}(t.global, y);
+  }
 };
 struct bf4 {
   FERRY_KERNEL void operator()(const bthread& t, const char&, double& y, cview a, cview b,
                                cview c) const {
-    const index i = t.global;
-    y += a[i] + b[i] + c[i];
+    k4{}(t.global, y, a, b, c);
   }
 };
 struct bf16 {
@@ -117,9 +118,7 @@ struct bf16 {
                                cview a2, cview a3, cview a4, cview a5, cview a6, cview a7, cview a8,
                                cview a9, cview a10, cview a11, cview a12, cview a13,
                                cview a14) const {
-    const index i = t.global;
-    y += a0[i] + a1[i] + a2[i] + a3[i] + a4[i] + a5[i] + a6[i] + a7[i] + a8[i] + a9[i] + a10[i] +
-         a11[i] + a12[i] + a13[i] + a14[i];
+    k16{}(t.global, y, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14);
   }
 };
 

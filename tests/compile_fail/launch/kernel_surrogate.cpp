@@ -6,7 +6,9 @@
 #include <span>
 #include <vector>
 
-void body(ferry::index i, double& yi, std::span<const double> xs) { yi = xs[i + 40]; }
+void body(ferry::index i, double& yi, std::span<const double> xs) {
+  yi = xs[i + 40];
+}
 
 struct surrogate {
 #ifdef FERRY_COMPILE_FAIL_CONTROL
@@ -15,7 +17,9 @@ struct surrogate {
   }
 #else
   using fp = void (*)(ferry::index, double&, std::span<const double>);
-  operator fp() const { return body; }
+  operator fp() const {
+    return body;
+  }
 #endif
 };
 
