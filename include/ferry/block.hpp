@@ -583,7 +583,7 @@ FERRY_HOST_DEVICE FERRY_INLINE void call_phase(const P& p,
   static_cast<void>(slot);
   static_cast<void>(fault);  // unused by a kernel without shared arrays and arguments
   p.f(th, st, shared_arg<Blocked, Kernel, S, P>(smem, slot, fault)...,
-      with_fault_flag(std::get<N>(b).get(th.global, std::get<N>(as)), fault)...);
+      with_fault_flag(detail::get<N>(b).get(th.global, detail::get<N>(as)), fault)...);
 }
 
 /// Calls the finish step for one thread inside the space.
@@ -593,7 +593,7 @@ FERRY_HOST_DEVICE FERRY_INLINE void call_finish(
     const typename Kernel::state_type& st, const Bound& b, States& as, std::index_sequence<N...>,
     unsigned* fault) {
   static_cast<void>(fault);  // unused by a finish step without arguments
-  f.f(th, st, with_fault_flag(std::get<N>(b).get(th.global, std::get<N>(as)), fault)...);
+  f.f(th, st, with_fault_flag(detail::get<N>(b).get(th.global, detail::get<N>(as)), fault)...);
 }
 
 // --- compile-time checks of the phases ---------------------------------------------------------
@@ -1028,8 +1028,8 @@ template <class Blocked, class Kernel, class... A>
 void run_launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel& kernel,
                        A&&... args) {
   using Space = typename Blocked::space_type;
-  using bound_tuple = std::tuple<typename detail::map_of<Space, A>::bound...>;
-  using state_tuple = std::tuple<typename detail::map_of<Space, A>::bound::state...>;
+  using bound_tuple = detail::pack<typename detail::map_of<Space, A>::bound...>;
+  using state_tuple = detail::pack<typename detail::map_of<Space, A>::bound::state...>;
   using phase_args = typename detail::phase_args_of<false, A...>::type;
   using all_args = std::index_sequence_for<A...>;
   using layout = detail::layout_of<Blocked::threads, typename Kernel::shared_list>;
@@ -1133,7 +1133,7 @@ void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel&
                 "ferry::launch_blocks: a read-only ferry::elementwise(std::as_const(v)) is not "
                 "supported in block launches yet (a block has no point of its own to read); pass "
                 "the container read-only (std::as_const(v)) and index the view in the kernel");
-  using bound_tuple = std::tuple<typename detail::map_of<Space, A>::bound...>;
+  using bound_tuple = detail::pack<typename detail::map_of<Space, A>::bound...>;
   using phase_args = typename detail::phase_args_of<false, A...>::type;
   using all_args = std::index_sequence_for<A...>;
   static_assert(!(detail::accepted(detail::classify<A>()) && ... && true) ||
@@ -1186,8 +1186,8 @@ namespace unsafe {
 template <class Blocked, class Kernel, class... A>
 void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel& kernel,
                    A... args) {
-  using bound_tuple = std::tuple<ferry::detail::pass_through<A>...>;
-  using state_tuple = std::tuple<typename ferry::detail::pass_through<A>::state...>;
+  using bound_tuple = ferry::detail::pack<ferry::detail::pass_through<A>...>;
+  using state_tuple = ferry::detail::pack<typename ferry::detail::pass_through<A>::state...>;
   using all_args = std::index_sequence_for<A...>;
   static_assert(
       ferry::detail::check_block_kernel<Blocked, Kernel, bound_tuple, all_args, all_args>());

@@ -1,0 +1,85 @@
+// ferry: detail::pack, the fixed list of values a launch carries per argument (its bound
+// arguments, their reduction states).
+//
+// Why not std::tuple: every distinct std::tuple type a translation unit constructs instantiates
+// the standard's constructor constraints (_TupleConstraints, __and_ over every element, one
+// _Tuple_impl per element), and nvcc's three front ends (cudafe++, cicc, the host compiler) each
+// pay for them. A file of 24 seven-element tuples, each built, read with get and unpacked, took
+// 7.6 s of CPU with nvcc 13 against 2.2 s for the same file with this pack (perf/NOTES.md,
+// "Compile time: std::tuple in the launch path"), and a ferry launch built two such tuples, its
+// unsafe form and the block forms as many. A pack is a chain of plain structs, one per element,
+// with no constraints on its constructor; it is laid out as the standard library lays out a tuple
+// (so kernel parameter blocks keep their sizes and offsets) and is trivially copyable when its
+// elements are (a GPU kernel receives it by value).
+#pragma once
+
+#include <cstddef>
+#include <tuple>  // the std::tuple_size / std::tuple_element specialisations below
+#include <utility>
+
+#include "ferry/core/config.hpp"
+
+namespace ferry::detail {
+
+#if __has_cpp_attribute(no_unique_address)
+#define FERRY_PACK_NO_UNIQUE_ADDRESS [[no_unique_address]]
+#else
+#define FERRY_PACK_NO_UNIQUE_ADDRESS
+#endif
+
+/// Element I of a pack: a base class per element, so that get<I> finds it by overload
+/// resolution (deducing T) without computing the I-th type of a list. An empty element takes no
+/// space ([[no_unique_address]], under the same condition as the standard library's tuple).
+template <std::size_t I, class T>
+struct pack_leaf {
+  FERRY_PACK_NO_UNIQUE_ADDRESS T value;
+};
+
+/// Elements I, I + 1, ...: the later elements as the first base, element I after them. This is
+/// the standard library's (libstdc++, libc++) tuple layout, the last element at the lowest
+/// address, so a kernel's parameter block has the size and offsets it had when these lists were
+/// std::tuples. No constraints on the constructor: it takes exactly the element types.
+template <std::size_t I, class... T>
+struct pack_base {};
+
+template <std::size_t I, class T0, class... T>
+struct pack_base<I, T0, T...> : pack_base<I + 1, T...>, pack_leaf<I, T0> {
+  pack_base() = default;
+  /// Copies each element (the caller's braced list evaluates them left to right).
+  FERRY_HOST_DEVICE constexpr explicit pack_base(const T0& v0, const T&... v)
+      : pack_base<I + 1, T...>(v...), pack_leaf<I, T0>{v0} {}
+};
+
+/// A fixed list of values, one per launch argument: pack<T...>{v...} holds copies of v...;
+/// get<I>(p) reads element I. std::tuple_size and std::tuple_element work on it as on
+/// std::tuple. Default-constructible and trivially copyable when every T is.
+template <class... T>
+struct pack : pack_base<0, T...> {
+  using pack_base<0, T...>::pack_base;
+  pack() = default;
+};
+
+/// pack{a, b, ...} deduces pack<A, B, ...> (the values' types, decayed).
+template <class... T>
+pack(T...) -> pack<T...>;
+
+/// Element I of a pack (I < the pack's size; a larger I does not compile).
+template <std::size_t I, class T>
+FERRY_HOST_DEVICE constexpr T& get(pack_leaf<I, T>& p) noexcept {
+  return p.value;
+}
+template <std::size_t I, class T>
+FERRY_HOST_DEVICE constexpr const T& get(const pack_leaf<I, T>& p) noexcept {
+  return p.value;
+}
+
+}  // namespace ferry::detail
+
+template <class... T>
+struct std::tuple_size<ferry::detail::pack<T...>>
+    : std::integral_constant<std::size_t, sizeof...(T)> {};
+
+template <std::size_t I, class... T>
+struct std::tuple_element<I, ferry::detail::pack<T...>> {
+  using type = std::tuple_element_t<I, std::tuple<T...>>;
+};
