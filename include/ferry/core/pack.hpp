@@ -5,7 +5,7 @@
 // the standard's constructor constraints (_TupleConstraints, __and_ over every element, one
 // _Tuple_impl per element), and nvcc's three front ends (cudafe++, cicc, the host compiler) each
 // pay for them. A file of 24 seven-element tuples, each built, read with get and unpacked, took
-// 7.6 s of CPU with nvcc 13 against 2.2 s for the same file with this pack (perf/NOTES.md,
+// 7.3-7.6 s of CPU with nvcc 13 against 2.9 s for the same file with this pack (perf/NOTES.md,
 // "Compile time: std::tuple in the launch path"), and a ferry launch built two such tuples, its
 // unsafe form and the block forms as many. A pack is a chain of plain structs, one per element,
 // with no constraints on its constructor; it is laid out as the standard library lays out a tuple
