@@ -288,7 +288,7 @@ constexpr phase_t<F, W...> phase(writes_t<W...>, F f) {
 template <class... P>
 struct repeat_t {
   index count;
-  std::tuple<P...> phases;
+  detail::pack<P...> phases;
 };
 namespace detail {
 template <class T>
@@ -303,7 +303,7 @@ constexpr repeat_t<P...> repeat(index count, P... phases) {
   static_assert((detail::is_phase_v<P> && ... && true),
                 "ferry::repeat: a repeat holds phases only (ferry::phase(...)): no nested repeat, "
                 "no finish");
-  return repeat_t<P...>{count, std::tuple<P...>{phases...}};
+  return repeat_t<P...>{count, detail::pack<P...>{phases...}};
 }
 
 /// The last step: F(const block_thread<Idx>&, const State&, args...) runs after the last phase,
@@ -358,7 +358,7 @@ struct block_kernel_t<State, std::tuple<Shared...>, Steps...> {
   using state_type = State;
   using shared_list = std::tuple<Shared...>;
   static constexpr std::size_t n_shared = sizeof...(Shared);
-  std::tuple<Steps...> steps;
+  detail::pack<Steps...> steps;
 };
 
 /// Builds a block kernel: `ferry::block_kernel<State, ferry::shared<T>...>(steps...)`.
@@ -397,7 +397,7 @@ constexpr auto block_kernel(Steps... steps) {
           (finishes == 0 || detail::is_finish_v<std::tuple_element_t<n - 1, std::tuple<Steps...>>>),
       "ferry::block_kernel: ferry::finish must be the last step, and come at most "
       "once: global memory is written after the last phase only");
-  return block_kernel_t<State, std::tuple<Shared...>, Steps...>{std::tuple<Steps...>{steps...}};
+  return block_kernel_t<State, std::tuple<Shared...>, Steps...>{detail::pack<Steps...>{steps...}};
 }
 
 /// Largest block-shared size (bytes per block) the host backends accept: 48 KiB, what every
@@ -757,7 +757,7 @@ consteval bool check_step() {
 
 template <class Blocked, class Kernel, class Bound, class PhaseArgs, class AllArgs>
 consteval bool check_block_kernel() {
-  return []<class... Steps>(std::type_identity<std::tuple<Steps...>>) {
+  return []<class... Steps>(std::type_identity<pack<Steps...>>) {
     return (check_step<Blocked, Kernel, Bound, PhaseArgs, AllArgs, Steps>() && ... && true);
   }(std::type_identity<decltype(Kernel::steps)>{});
 }
@@ -914,26 +914,30 @@ void run_host_block(const Kernel& kern, const block_geometry& g, index bx, index
       throw;
     }
   };
-  std::apply(
-      [&](const auto&... step) {
-        auto one = [&](const auto& s) {
-          using S = std::remove_cvref_t<decltype(s)>;
-          if constexpr (is_phase_v<S>) {
-            run_phase(s, 0);
-          } else if constexpr (is_repeat_v<S>) {
-            for (index r = 0; r < s.count; ++r)
-              std::apply([&](const auto&... p) { (run_phase(p, r), ...); }, s.phases);
-          } else {
-            for_threads(0, [&](const block_thread<Idx>& th, int t) {
-              if (th.inside)
-                call_finish<Blocked, Kernel>(s, th, st[static_cast<std::size_t>(t)], bound, as,
-                                             AllArgs{}, nullptr);
-            });
+  [&]<std::size_t... N>(std::index_sequence<N...>) {
+    auto one = [&](const auto& s) {
+      using S = std::remove_cvref_t<decltype(s)>;
+      if constexpr (is_phase_v<S>) {
+        run_phase(s, 0);
+      } else if constexpr (is_repeat_v<S>) {
+        constexpr auto phases = std::make_index_sequence<std::tuple_size_v<decltype(s.phases)>>{};
+        for (index r = 0; r < s.count; ++r) {
+          [&]<std::size_t... P>(std::index_sequence<P...>) {
+            (run_phase(detail::get<P>(s.phases), r), ...);
           }
-        };
-        (one(step), ...);
-      },
-      kern.steps);
+          (phases);
+        }
+      } else {
+        for_threads(0, [&](const block_thread<Idx>& th, int t) {
+          if (th.inside)
+            call_finish<Blocked, Kernel>(s, th, st[static_cast<std::size_t>(t)], bound, as,
+                                         AllArgs{}, nullptr);
+        });
+      }
+    };
+    (one(detail::get<N>(kern.steps)), ...);
+  }
+  (std::make_index_sequence<std::tuple_size_v<decltype(kern.steps)>>{});
 }
 
 /// Runs every block on the host: in order (serial, checked), or split among OpenMP threads

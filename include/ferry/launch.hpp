@@ -636,11 +636,12 @@ void run_launch(const launch_config& cfg, const Space& space, const K& kernel, A
       // The results are stored while the launch is still registered as in flight (finish runs
       // the hook before it leaves the registry), so no other thread's launch or preload can
       // touch a target meanwhile; nothing is stored if the launch fails.
-      auto arg_refs = std::forward_as_tuple(args...);
+      // The arguments by address (a pack, like the states: no std::tuple in the launch path).
+      const detail::pack<const std::remove_cvref_t<A>*...> arg_refs{__builtin_addressof(args)...};
       auto store = [&] {
         [&]<std::size_t... N>(std::index_sequence<N...>) {
           (detail::store_result<Space, std::tuple_element_t<N, std::tuple<A...>>>(
-               std::get<N>(arg_refs), detail::get<N>(states)),
+               *detail::get<N>(arg_refs), detail::get<N>(states)),
            ...);
         }
         (std::index_sequence_for<A...>{});
