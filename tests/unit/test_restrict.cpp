@@ -109,6 +109,79 @@ static_assert(std::is_same_v<std::tuple_element_t<3, launch_pack>, char>);
 static_assert(std::tuple_size_v<ferry::detail::pack<>> == 0);
 static_assert(std::is_trivially_copyable_v<ferry::detail::pack<>>);
 
+// Layout: the same size, alignment and element offsets as libstdc++'s std::tuple (kernel
+// parameter blocks did not change when the launch lists moved from std::tuple to pack), for
+// empty elements before, between and after others, final empty ones (never overlapped), types
+// with tail padding that is reused (non-POD, default member initialisers, a base), over-aligned
+// types and nested packs.
+namespace pack_layout {
+struct empty {};
+struct empty2 {};
+struct empty_final final {};
+struct non_pod {
+  non_pod() {}
+  double d = 0;
+  char c = 0;
+};
+struct derived : empty {
+  double d = 0;
+  char c = 0;
+};
+struct defaults {  // as ferry::reduce accepts: an aggregate with default member initialisers
+  double v = 0;
+  int i = 0;
+};
+struct alignas(32) wide {
+  char c = 0;
+};
+template <class... T>
+constexpr bool same_size() {
+  return sizeof(ferry::detail::pack<T...>) == sizeof(std::tuple<T...>) &&
+         alignof(ferry::detail::pack<T...>) == alignof(std::tuple<T...>);
+}
+static_assert(same_size<empty, int>() && same_size<empty_final, int>() &&
+              same_size<int, non_pod>() && same_size<char, non_pod>() &&
+              same_size<char, derived, char>() && same_size<int, defaults>() &&
+              same_size<ferry::detail::pack<int>>() && same_size<ferry::detail::pack<>, int>() &&
+              same_size<empty, empty, long>() && same_size<empty, int, empty, int>() &&
+              same_size<int, empty, empty, int>() && same_size<char, wide, double>() &&
+              same_size<empty, empty2, int>());
+// g++ 12 zeroed the element after an empty one in a braced, constant-evaluated leaf.
+constexpr ferry::detail::pack<empty, int> constant{empty{}, 42};
+static_assert(ferry::detail::get<1>(constant) == 42);
+
+template <class... T>
+bool same_offsets(const T&... v) {
+  const ferry::detail::pack<T...> p{v...};
+  const std::tuple<T...> t{v...};
+  const auto at = [](const auto& whole, const auto& part) {
+    return reinterpret_cast<const char*>(&part) - reinterpret_cast<const char*>(&whole);
+  };
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return ((at(p, ferry::detail::get<I>(p)) == at(t, std::get<I>(t))) && ...);
+  }
+  (std::index_sequence_for<T...>{});
+}
+}  // namespace pack_layout
+
+TEST(restrict_pack, is_laid_out_as_the_standard_librarys_tuple) {
+  using namespace pack_layout;
+  EXPECT_TRUE(same_offsets(empty{}, 1));
+  EXPECT_TRUE(same_offsets(empty_final{}, 1));
+  EXPECT_TRUE(same_offsets(1, non_pod{}));
+  EXPECT_TRUE(same_offsets('a', derived{}, 'b'));
+  EXPECT_TRUE(same_offsets(3, defaults{}));
+  EXPECT_TRUE(same_offsets(empty{}, empty{}, 5L));
+  EXPECT_TRUE(same_offsets('c', wide{}, 2.0));
+  EXPECT_TRUE(same_offsets(ferry::detail::pack<int>{4}, 5));
+  const ferry::detail::pack<int, empty, empty, int> q{1, empty{}, empty{}, 2};
+  EXPECT_EQ(ferry::detail::get<0>(q), 1);
+  EXPECT_EQ(ferry::detail::get<3>(q), 2);
+  auto [x, y] = ferry::detail::pack<int, double>{1, 2.5};  // structured bindings, as on a tuple
+  EXPECT_EQ(x, 1);
+  EXPECT_EQ(y, 2.5);
+}
+
 TEST(restrict_pack, holds_each_element_at_its_index_through_copies) {
   vec b(5);
   launch_pack p{bound_t<const vec&>{ferry::view<const double>(b.data(), 5)}, 1.5, -2.0, 'x'};

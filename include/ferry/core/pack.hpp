@@ -15,24 +15,43 @@
 
 #include <cstddef>
 #include <tuple>  // the std::tuple_size / std::tuple_element specialisations below
+#include <type_traits>
 #include <utility>
 
 #include "ferry/core/config.hpp"
 
 namespace ferry::detail {
 
-#if __has_cpp_attribute(no_unique_address)
-#define FERRY_PACK_NO_UNIQUE_ADDRESS [[no_unique_address]]
-#else
-#define FERRY_PACK_NO_UNIQUE_ADDRESS
-#endif
+template <class... T>
+struct pack;
+
+template <class T>
+inline constexpr bool is_pack_v = false;
+template <class T0, class... T>
+inline constexpr bool is_pack_v<pack<T0, T...>> = true;
+
+/// Whether element type T takes no space of its own: empty and not final, and not a pack of
+/// one or more elements (the condition of libstdc++'s tuple, which does not overlap such nested
+/// tuples either).
+template <class T>
+inline constexpr bool pack_overlaps_v = std::is_empty_v<T> && !std::is_final_v<T> && !is_pack_v<T>;
 
 /// Element I of a pack: a base class per element, so that get<I> finds it by overload
-/// resolution (deducing T) without computing the I-th type of a list. An empty element takes no
-/// space ([[no_unique_address]], under the same condition as the standard library's tuple).
-template <std::size_t I, class T>
+/// resolution (deducing T) without computing the I-th type of a list. Constructed through its
+/// constructor, never by braces: g++ 12 zeroes the element after an empty one when it evaluates
+/// a braced pack_leaf at compile time.
+template <std::size_t I, class T, bool Overlaps = pack_overlaps_v<T>>
 struct pack_leaf {
-  FERRY_PACK_NO_UNIQUE_ADDRESS T value;
+  pack_leaf() = default;
+  FERRY_HOST_DEVICE constexpr explicit pack_leaf(const T& v) : value(v) {}
+  T value;
+};
+/// An empty element takes no space ([[no_unique_address]]), as in libstdc++'s tuple.
+template <std::size_t I, class T>
+struct pack_leaf<I, T, true> {
+  pack_leaf() = default;
+  FERRY_HOST_DEVICE constexpr explicit pack_leaf(const T& v) : value(v) {}
+  [[no_unique_address]] T value;
 };
 
 /// Elements I, I + 1, ...: the later elements as the first base, element I after them. This is
@@ -40,19 +59,27 @@ struct pack_leaf {
 /// address, so a kernel's parameter block has the size and offsets it had when these lists were
 /// std::tuples. No constraints on the constructor: it takes exactly the element types.
 template <std::size_t I, class... T>
-struct pack_base {};
+struct pack_base {};  // no elements: pack<>
 
-template <std::size_t I, class T0, class... T>
-struct pack_base<I, T0, T...> : pack_base<I + 1, T...>, pack_leaf<I, T0> {
+/// The last element: a leaf alone (no empty base after it, as libstdc++'s last _Tuple_impl).
+template <std::size_t I, class T0>
+struct pack_base<I, T0> : pack_leaf<I, T0> {
+  pack_base() = default;
+  FERRY_HOST_DEVICE constexpr explicit pack_base(const T0& v0) : pack_leaf<I, T0>(v0) {}
+};
+
+template <std::size_t I, class T0, class T1, class... T>
+struct pack_base<I, T0, T1, T...> : pack_base<I + 1, T1, T...>, pack_leaf<I, T0> {
   pack_base() = default;
   /// Copies each element (the caller's braced list evaluates them left to right).
-  FERRY_HOST_DEVICE constexpr explicit pack_base(const T0& v0, const T&... v)
-      : pack_base<I + 1, T...>(v...), pack_leaf<I, T0>{v0} {}
+  FERRY_HOST_DEVICE constexpr explicit pack_base(const T0& v0, const T1& v1, const T&... v)
+      : pack_base<I + 1, T1, T...>(v1, v...), pack_leaf<I, T0>(v0) {}
 };
 
 /// A fixed list of values, one per launch argument: pack<T...>{v...} holds copies of v...;
 /// get<I>(p) reads element I. std::tuple_size and std::tuple_element work on it as on
-/// std::tuple. Default-constructible and trivially copyable when every T is.
+/// std::tuple (structured bindings too). Default-constructible and trivially copyable when
+/// every T is; the same size and element offsets as libstdc++'s std::tuple<T...>.
 template <class... T>
 struct pack : pack_base<0, T...> {
   using pack_base<0, T...>::pack_base;
@@ -64,13 +91,17 @@ template <class... T>
 pack(T...) -> pack<T...>;
 
 /// Element I of a pack (I < the pack's size; a larger I does not compile).
-template <std::size_t I, class T>
-FERRY_HOST_DEVICE constexpr T& get(pack_leaf<I, T>& p) noexcept {
+template <std::size_t I, class T, bool O>
+FERRY_HOST_DEVICE constexpr T& get(pack_leaf<I, T, O>& p) noexcept {
   return p.value;
 }
-template <std::size_t I, class T>
-FERRY_HOST_DEVICE constexpr const T& get(const pack_leaf<I, T>& p) noexcept {
+template <std::size_t I, class T, bool O>
+FERRY_HOST_DEVICE constexpr const T& get(const pack_leaf<I, T, O>& p) noexcept {
   return p.value;
+}
+template <std::size_t I, class T, bool O>
+FERRY_HOST_DEVICE constexpr T&& get(pack_leaf<I, T, O>&& p) noexcept {
+  return static_cast<T&&>(p.value);
 }
 
 }  // namespace ferry::detail
