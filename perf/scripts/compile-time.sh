@@ -12,6 +12,8 @@
 # Usage: perf/scripts/compile-time.sh [--reps N] [--out FILE.csv] [--kernels "A B"]
 #                                     [--compare DIR] [--jobs N]
 #        (from the repository root; NVCC=... picks the compiler)
+# --out FILE.csv: where the rows go (default perf/results/compile-time.csv; name a dated file
+#   under perf/results/ to keep a run with the results).
 # --compare DIR also compiles each ferry file against the ferry headers under DIR (an include
 #   directory, e.g. an older tree's `include`), in the same rounds, and adds its time and ratio
 #   (old_ferry_s, old_ratio): an A/B of a header change measured side by side.
@@ -28,22 +30,24 @@ kernels=""
 compare=""
 jobs=1
 while [[ $# -gt 0 ]]; do
+  [[ $1 == -h || $1 == --help || $# -ge 2 ]] ||
+    { echo "compile-time.sh: $1 needs a value (see --help)" >&2; exit 2; }
   case $1 in
     --reps) reps=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --kernels) kernels=$2; shift 2 ;;
     --compare) compare=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
-    -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "compile-time.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
-nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-[[ -x $nvcc ]] || { echo "compile-time.sh: nvcc not found (set NVCC)" >&2; exit 1; }
 [[ -z $compare || -f $compare/ferry/ferry.hpp ]] ||
   { echo "compile-time.sh: --compare $compare holds no ferry/ferry.hpp" >&2; exit 2; }
 [[ $reps =~ ^[1-9][0-9]*$ && $jobs =~ ^[1-9][0-9]*$ ]] ||
   { echo "compile-time.sh: --reps and --jobs take a positive integer" >&2; exit 2; }
+nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+[[ -x $nvcc ]] || { echo "compile-time.sh: nvcc not found (set NVCC)" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 flags=(-std=c++20 -arch=sm_90 -O3 --extended-lambda --expt-relaxed-constexpr -restrict
@@ -107,7 +111,7 @@ printf '%-22s %8s %11s %6s %11s %10s' kernel ferry_s base_cuda_s ratio ferry_lin
 echo
 tail -n +2 "$out" | awk -F, '{ printf "%-22s %8s %11s %6s %11s %10s", $1, $2, $3, $4, $5, $6;
                               if (NF > 6) printf " %11s %9s", $7, $8; printf "\n" }'
-awk -F, 'NR > 2 { s += log($4); n++; if (NF > 6) { o += log($8) } }
+awk -F, 'NR > 2 { s += log($4); n++; if (NF > 6) { o += log($8); old = 1 } }
          END { if (n) { printf "geomean ratio over %d apps: %.2f", n, exp(s / n);
-                        if (o != 0) printf " (old headers: %.2f)", exp(o / n); printf "\n" } }' "$out"
+                        if (old) printf " (old headers: %.2f)", exp(o / n); printf "\n" } }' "$out"
 echo "written: $out"

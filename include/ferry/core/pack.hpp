@@ -1,5 +1,6 @@
-// ferry: detail::pack, the fixed list of values a launch carries per argument (its bound
-// arguments, their reduction states).
+// ferry: detail::pack, the fixed lists of values a launch carries: per argument its bound form
+// and its reduction state (and, in a reduction launch, its address for storing the result), and
+// a block kernel's steps and a repeat's phases.
 //
 // Why not std::tuple: every distinct std::tuple type a translation unit constructs instantiates
 // the standard's constructor constraints (_TupleConstraints, __and_ over every element, one
