@@ -11,7 +11,6 @@
 #include <span>
 #include <string>
 #include <tuple>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -81,125 +80,21 @@ TEST(restrict_rebase, a_rebuilt_argument_has_the_same_addresses_and_extents) {
   vec a(12), b(12);
   using read_b = bound_t<const vec&>;
   using chunk_b = bound_t<decltype(ferry::chunks(a, 3))>;
-  using tuple_t = ferry::detail::pack<read_b, chunk_b, bound_t<double>>;
+  using tuple_t = std::tuple<read_b, chunk_b, bound_t<double>>;
   const tuple_t t{read_b{ferry::view<const double>(b.data(), 12)},
                   chunk_b{ferry::chunks(a, 3).bind(a.data(), ferry::range{4})},
                   bound_t<double>{2.5}};
   const tuple_t r = ferry::detail::with_restrict_bases(t, [&](auto*... q) {
     return ferry::detail::rebase_all(t, std::make_index_sequence<3>{}, q...);
   });
-  EXPECT_EQ(ferry::detail::get<0>(r).v.data(), b.data());
-  EXPECT_EQ(ferry::detail::get<0>(r).v.size(), 12);
+  EXPECT_EQ(std::get<0>(r).v.data(), b.data());
+  EXPECT_EQ(std::get<0>(r).v.size(), 12);
   char st = 0;
   for (index i = 0; i < 4; ++i) {
-    EXPECT_EQ(ferry::detail::get<1>(r).get(i, st).data(), a.data() + 3 * i);
-    EXPECT_EQ(ferry::detail::get<1>(r).get(i, st).size(), 3);
+    EXPECT_EQ(std::get<1>(r).get(i, st).data(), a.data() + 3 * i);
+    EXPECT_EQ(std::get<1>(r).get(i, st).size(), 3);
   }
-  EXPECT_EQ(ferry::detail::get<2>(r).value, 2.5);
-}
-
-// The list a launch carries its bound arguments and reduction states in (core/pack.hpp): kernels
-// receive it by value, so it must copy like its elements; get<I> must reach element I whatever
-// the other elements' types (two of one type included).
-using launch_pack = ferry::detail::pack<bound_t<const vec&>, double, double, char>;
-static_assert(std::is_trivially_copyable_v<launch_pack>);
-static_assert(std::tuple_size_v<launch_pack> == 4);
-static_assert(std::is_same_v<std::tuple_element_t<0, launch_pack>, bound_t<const vec&>>);
-static_assert(std::is_same_v<std::tuple_element_t<3, launch_pack>, char>);
-static_assert(std::tuple_size_v<ferry::detail::pack<>> == 0);
-static_assert(std::is_trivially_copyable_v<ferry::detail::pack<>>);
-
-// Layout: the same size, alignment and element offsets as libstdc++'s std::tuple (kernel
-// parameter blocks did not change when the launch lists moved from std::tuple to pack), for
-// empty elements before, between and after others, final empty ones (never overlapped), types
-// with tail padding that is reused (non-POD, default member initialisers, a base), over-aligned
-// types and nested packs.
-namespace pack_layout {
-struct empty {};
-struct empty2 {};
-struct empty_final final {};
-struct non_pod {
-  non_pod() {}
-  double d = 0;
-  char c = 0;
-};
-struct derived : empty {
-  double d = 0;
-  char c = 0;
-};
-struct defaults {  // as ferry::reduce accepts: an aggregate with default member initialisers
-  double v = 0;
-  int i = 0;
-};
-struct alignas(32) wide {
-  char c = 0;
-};
-template <class... T>
-constexpr bool same_size() {
-  return sizeof(ferry::detail::pack<T...>) == sizeof(std::tuple<T...>) &&
-         alignof(ferry::detail::pack<T...>) == alignof(std::tuple<T...>);
-}
-static_assert(same_size<empty, int>() && same_size<empty_final, int>() &&
-              same_size<int, non_pod>() && same_size<char, non_pod>() &&
-              same_size<char, derived, char>() && same_size<int, defaults>() &&
-              same_size<ferry::detail::pack<int>>() && same_size<ferry::detail::pack<>, int>() &&
-              same_size<empty, empty, long>() && same_size<empty, int, empty, int>() &&
-              same_size<int, empty, empty, int>() && same_size<char, wide, double>() &&
-              same_size<empty, empty2, int>());
-// g++ 12 zeroed the element after an empty one in a braced, constant-evaluated leaf.
-constexpr ferry::detail::pack<empty, int> constant{empty{}, 42};
-static_assert(ferry::detail::get<1>(constant) == 42);
-
-template <class... T>
-bool same_offsets(const T&... v) {
-  const ferry::detail::pack<T...> p{v...};
-  const std::tuple<T...> t{v...};
-  const auto at = [](const auto& whole, const auto& part) {
-    return reinterpret_cast<const char*>(&part) - reinterpret_cast<const char*>(&whole);
-  };
-  return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return ((at(p, ferry::detail::get<I>(p)) == at(t, std::get<I>(t))) && ...);
-  }
-  (std::index_sequence_for<T...>{});
-}
-}  // namespace pack_layout
-
-TEST(restrict_pack, is_laid_out_as_the_standard_librarys_tuple) {
-  using namespace pack_layout;
-  EXPECT_TRUE(same_offsets(empty{}, 1));
-  EXPECT_TRUE(same_offsets(empty_final{}, 1));
-  EXPECT_TRUE(same_offsets(1, non_pod{}));
-  EXPECT_TRUE(same_offsets('a', derived{}, 'b'));
-  EXPECT_TRUE(same_offsets(3, defaults{}));
-  EXPECT_TRUE(same_offsets(empty{}, empty{}, 5L));
-  EXPECT_TRUE(same_offsets('c', wide{}, 2.0));
-  EXPECT_TRUE(same_offsets(ferry::detail::pack<int>{4}, 5));
-  const ferry::detail::pack<int, empty, empty, int> q{1, empty{}, empty{}, 2};
-  EXPECT_EQ(ferry::detail::get<0>(q), 1);
-  EXPECT_EQ(ferry::detail::get<3>(q), 2);
-  auto [x, y] = ferry::detail::pack<int, double>{1, 2.5};  // structured bindings, as on a tuple
-  EXPECT_EQ(x, 1);
-  EXPECT_EQ(y, 2.5);
-}
-
-TEST(restrict_pack, holds_each_element_at_its_index_through_copies) {
-  vec b(5);
-  launch_pack p{bound_t<const vec&>{ferry::view<const double>(b.data(), 5)}, 1.5, -2.0, 'x'};
-  launch_pack q;
-  q = p;  // copy assignment, as a kernel's parameter copy
-  const launch_pack& c = q;
-  EXPECT_EQ(ferry::detail::get<0>(c).v.data(), b.data());
-  EXPECT_EQ(ferry::detail::get<0>(c).v.size(), 5);
-  EXPECT_EQ(ferry::detail::get<1>(c), 1.5);
-  EXPECT_EQ(ferry::detail::get<2>(c), -2.0);
-  EXPECT_EQ(ferry::detail::get<3>(c), 'x');
-  ferry::detail::get<2>(q) = 7.0;  // writes reach that element only
-  EXPECT_EQ(ferry::detail::get<1>(q), 1.5);
-  EXPECT_EQ(ferry::detail::get<2>(q), 7.0);
-  EXPECT_EQ(ferry::detail::get<2>(p), -2.0);
-  const auto d = ferry::detail::pack(3, 4.5);  // deduced: pack<int, double>
-  static_assert(std::is_same_v<std::remove_const_t<decltype(d)>, ferry::detail::pack<int, double>>);
-  EXPECT_EQ(ferry::detail::get<0>(d) + ferry::detail::get<1>(d), 7.5);
+  EXPECT_EQ(std::get<2>(r).value, 2.5);
 }
 
 // (3) Results where restrict could bite.
