@@ -288,7 +288,7 @@ constexpr phase_t<F, W...> phase(writes_t<W...>, F f) {
 template <class... P>
 struct repeat_t {
   index count;
-  std::tuple<P...> phases;
+  detail::pack<P...> phases;
 };
 namespace detail {
 template <class T>
@@ -303,7 +303,7 @@ constexpr repeat_t<P...> repeat(index count, P... phases) {
   static_assert((detail::is_phase_v<P> && ... && true),
                 "ferry::repeat: a repeat holds phases only (ferry::phase(...)): no nested repeat, "
                 "no finish");
-  return repeat_t<P...>{count, std::tuple<P...>{phases...}};
+  return repeat_t<P...>{count, detail::pack<P...>{phases...}};
 }
 
 /// The last step: F(const block_thread<Idx>&, const State&, args...) runs after the last phase,
@@ -358,7 +358,7 @@ struct block_kernel_t<State, std::tuple<Shared...>, Steps...> {
   using state_type = State;
   using shared_list = std::tuple<Shared...>;
   static constexpr std::size_t n_shared = sizeof...(Shared);
-  std::tuple<Steps...> steps;
+  detail::pack<Steps...> steps;
 };
 
 /// Builds a block kernel: `ferry::block_kernel<State, ferry::shared<T>...>(steps...)`.
@@ -397,7 +397,7 @@ constexpr auto block_kernel(Steps... steps) {
           (finishes == 0 || detail::is_finish_v<std::tuple_element_t<n - 1, std::tuple<Steps...>>>),
       "ferry::block_kernel: ferry::finish must be the last step, and come at most "
       "once: global memory is written after the last phase only");
-  return block_kernel_t<State, std::tuple<Shared...>, Steps...>{std::tuple<Steps...>{steps...}};
+  return block_kernel_t<State, std::tuple<Shared...>, Steps...>{detail::pack<Steps...>{steps...}};
 }
 
 /// Largest block-shared size (bytes per block) the host backends accept: 48 KiB, what every
@@ -583,7 +583,7 @@ FERRY_HOST_DEVICE FERRY_INLINE void call_phase(const P& p,
   static_cast<void>(slot);
   static_cast<void>(fault);  // unused by a kernel without shared arrays and arguments
   p.f(th, st, shared_arg<Blocked, Kernel, S, P>(smem, slot, fault)...,
-      with_fault_flag(std::get<N>(b).get(th.global, std::get<N>(as)), fault)...);
+      with_fault_flag(detail::get<N>(b).get(th.global, detail::get<N>(as)), fault)...);
 }
 
 /// Calls the finish step for one thread inside the space.
@@ -593,7 +593,7 @@ FERRY_HOST_DEVICE FERRY_INLINE void call_finish(
     const typename Kernel::state_type& st, const Bound& b, States& as, std::index_sequence<N...>,
     unsigned* fault) {
   static_cast<void>(fault);  // unused by a finish step without arguments
-  f.f(th, st, with_fault_flag(std::get<N>(b).get(th.global, std::get<N>(as)), fault)...);
+  f.f(th, st, with_fault_flag(detail::get<N>(b).get(th.global, detail::get<N>(as)), fault)...);
 }
 
 // --- compile-time checks of the phases ---------------------------------------------------------
@@ -757,7 +757,7 @@ consteval bool check_step() {
 
 template <class Blocked, class Kernel, class Bound, class PhaseArgs, class AllArgs>
 consteval bool check_block_kernel() {
-  return []<class... Steps>(std::type_identity<std::tuple<Steps...>>) {
+  return []<class... Steps>(std::type_identity<pack<Steps...>>) {
     return (check_step<Blocked, Kernel, Bound, PhaseArgs, AllArgs, Steps>() && ... && true);
   }(std::type_identity<decltype(Kernel::steps)>{});
 }
@@ -914,26 +914,30 @@ void run_host_block(const Kernel& kern, const block_geometry& g, index bx, index
       throw;
     }
   };
-  std::apply(
-      [&](const auto&... step) {
-        auto one = [&](const auto& s) {
-          using S = std::remove_cvref_t<decltype(s)>;
-          if constexpr (is_phase_v<S>) {
-            run_phase(s, 0);
-          } else if constexpr (is_repeat_v<S>) {
-            for (index r = 0; r < s.count; ++r)
-              std::apply([&](const auto&... p) { (run_phase(p, r), ...); }, s.phases);
-          } else {
-            for_threads(0, [&](const block_thread<Idx>& th, int t) {
-              if (th.inside)
-                call_finish<Blocked, Kernel>(s, th, st[static_cast<std::size_t>(t)], bound, as,
-                                             AllArgs{}, nullptr);
-            });
+  [&]<std::size_t... N>(std::index_sequence<N...>) {
+    auto one = [&](const auto& s) {
+      using S = std::remove_cvref_t<decltype(s)>;
+      if constexpr (is_phase_v<S>) {
+        run_phase(s, 0);
+      } else if constexpr (is_repeat_v<S>) {
+        constexpr auto phases = std::make_index_sequence<std::tuple_size_v<decltype(s.phases)>>{};
+        for (index r = 0; r < s.count; ++r) {
+          [&]<std::size_t... P>(std::index_sequence<P...>) {
+            (run_phase(detail::get<P>(s.phases), r), ...);
           }
-        };
-        (one(step), ...);
-      },
-      kern.steps);
+          (phases);
+        }
+      } else {
+        for_threads(0, [&](const block_thread<Idx>& th, int t) {
+          if (th.inside)
+            call_finish<Blocked, Kernel>(s, th, st[static_cast<std::size_t>(t)], bound, as,
+                                         AllArgs{}, nullptr);
+        });
+      }
+    };
+    (one(detail::get<N>(kern.steps)), ...);
+  }
+  (std::make_index_sequence<std::tuple_size_v<decltype(kern.steps)>>{});
 }
 
 /// Runs every block on the host: in order (serial, checked), or split among OpenMP threads
@@ -1028,8 +1032,8 @@ template <class Blocked, class Kernel, class... A>
 void run_launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel& kernel,
                        A&&... args) {
   using Space = typename Blocked::space_type;
-  using bound_tuple = std::tuple<typename detail::map_of<Space, A>::bound...>;
-  using state_tuple = std::tuple<typename detail::map_of<Space, A>::bound::state...>;
+  using bound_tuple = detail::pack<typename detail::map_of<Space, A>::bound...>;
+  using state_tuple = detail::pack<typename detail::map_of<Space, A>::bound::state...>;
   using phase_args = typename detail::phase_args_of<false, A...>::type;
   using all_args = std::index_sequence_for<A...>;
   using layout = detail::layout_of<Blocked::threads, typename Kernel::shared_list>;
@@ -1133,7 +1137,7 @@ void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel&
                 "ferry::launch_blocks: a read-only ferry::elementwise(std::as_const(v)) is not "
                 "supported in block launches yet (a block has no point of its own to read); pass "
                 "the container read-only (std::as_const(v)) and index the view in the kernel");
-  using bound_tuple = std::tuple<typename detail::map_of<Space, A>::bound...>;
+  using bound_tuple = detail::pack<typename detail::map_of<Space, A>::bound...>;
   using phase_args = typename detail::phase_args_of<false, A...>::type;
   using all_args = std::index_sequence_for<A...>;
   static_assert(!(detail::accepted(detail::classify<A>()) && ... && true) ||
@@ -1186,8 +1190,8 @@ namespace unsafe {
 template <class Blocked, class Kernel, class... A>
 void launch_blocks(const launch_config& cfg, const Blocked& space, const Kernel& kernel,
                    A... args) {
-  using bound_tuple = std::tuple<ferry::detail::pass_through<A>...>;
-  using state_tuple = std::tuple<typename ferry::detail::pass_through<A>::state...>;
+  using bound_tuple = ferry::detail::pack<ferry::detail::pass_through<A>...>;
+  using state_tuple = ferry::detail::pack<typename ferry::detail::pass_through<A>::state...>;
   using all_args = std::index_sequence_for<A...>;
   static_assert(
       ferry::detail::check_block_kernel<Blocked, Kernel, bound_tuple, all_args, all_args>());

@@ -400,7 +400,7 @@ FERRY_COLD std::string describe_bounds_fault(const bounds_fault& f,
 template <class Space, class K, class Bound>
 inline constexpr bool invocable_with = false;
 template <class Space, class K, class... B>
-inline constexpr bool invocable_with<Space, K, std::tuple<B...>> =
+inline constexpr bool invocable_with<Space, K, pack<B...>> =
     member_callable<K, const typename Space::index_type&,
                     decltype(std::declval<const B&>().get(
                         std::declval<const typename Space::index_type&>(),
@@ -411,8 +411,8 @@ inline constexpr bool invocable_with<Space, K, std::tuple<B...>> =
 template <class Space, class K, class Bound>
 inline constexpr bool surrogate_callable = false;
 template <class Space, class K, class... B>
-inline constexpr bool surrogate_callable<Space, K, std::tuple<B...>> =
-    !invocable_with<Space, K, std::tuple<B...>> &&
+inline constexpr bool surrogate_callable<Space, K, pack<B...>> =
+    !invocable_with<Space, K, pack<B...>> &&
     std::is_invocable_v<const K&, const typename Space::index_type&,
                         decltype(std::declval<const B&>().get(
                             std::declval<const typename Space::index_type&>(),
@@ -519,7 +519,7 @@ struct parameter_probe<Space, K, Bound, true> {
 /// the mapping, the binding, the kernel and the copy-back. See ferry::launch.
 template <class bounds, index_space Space, class K, class... A>
 void run_launch(const launch_config& cfg, const Space& space, const K& kernel, A&&... args) {
-  using bound_tuple = std::tuple<typename detail::map_of<Space, A>::bound...>;
+  using bound_tuple = detail::pack<typename detail::map_of<Space, A>::bound...>;
   const char* name = cfg.name ? cfg.name : detail::kernel_type_name<K>();
   // Checks first, derived sizes after (ARCHITECTURE section 1): the index space, then every
   // argument's byte count and partition, all before any extent, byte count, mapping or
@@ -586,7 +586,7 @@ void run_launch(const launch_config& cfg, const Space& space, const K& kernel, A
     };
     // Braced initialisation evaluates left to right, so region offsets line up with arguments.
     const bound_tuple bound{bind_one(args, std::type_identity<A>{})...};
-    using state_tuple = std::tuple<typename detail::map_of<Space, A>::bound::state...>;
+    using state_tuple = detail::pack<typename detail::map_of<Space, A>::bound::state...>;
     state_tuple states{detail::initial_state<Space, A>(args)...};
 
     detail::record_launch(name, to_string(b), static_cast<std::int64_t>(space.size()));
@@ -603,7 +603,7 @@ void run_launch(const launch_config& cfg, const Space& space, const K& kernel, A
                 space, kernel, bound, states, [](state_tuple& x, const state_tuple& y) {
                   [&]<std::size_t... N>(std::index_sequence<N...>) {
                     (detail::fold_state<Space, std::tuple_element_t<N, std::tuple<A...>>>(
-                         std::get<N>(x), std::get<N>(y)),
+                         detail::get<N>(x), detail::get<N>(y)),
                      ...);
                   }
                   (std::index_sequence_for<A...>{});
@@ -636,11 +636,12 @@ void run_launch(const launch_config& cfg, const Space& space, const K& kernel, A
       // The results are stored while the launch is still registered as in flight (finish runs
       // the hook before it leaves the registry), so no other thread's launch or preload can
       // touch a target meanwhile; nothing is stored if the launch fails.
-      auto arg_refs = std::forward_as_tuple(args...);
+      // The arguments by address (a pack, like the states: no std::tuple in the launch path).
+      const detail::pack<const std::remove_cvref_t<A>*...> arg_refs{__builtin_addressof(args)...};
       auto store = [&] {
         [&]<std::size_t... N>(std::index_sequence<N...>) {
           (detail::store_result<Space, std::tuple_element_t<N, std::tuple<A...>>>(
-               std::get<N>(arg_refs), std::get<N>(states)),
+               *detail::get<N>(arg_refs), detail::get<N>(states)),
            ...);
         }
         (std::index_sequence_for<A...>{});
@@ -736,7 +737,7 @@ void launch(const launch_config& cfg, const Space& space, K kernel, A&&... args)
                 "default arguments there would reach the kernel unchecked. Remove them, or pass "
                 "each value as a launch argument");
   static_assert(detail::check_arguments<A...>());
-  using bound_tuple = std::tuple<typename detail::map_of<Space, A>::bound...>;
+  using bound_tuple = detail::pack<typename detail::map_of<Space, A>::bound...>;
   static_assert(!(detail::accepted(detail::classify<A>()) && ...) ||
                     !detail::surrogate_callable<Space, K, bound_tuple>,
                 "ferry::launch: the kernel object has no call operator of its own: it is callable "

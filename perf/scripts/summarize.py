@@ -31,6 +31,10 @@ def main():
     print(f"Kernel-loop time per rep (ms{over}) and ratio to {base}")
     print(f"{'kernel':24s} {base:>10s} " + " ".join(f"{v:>10s} {v + '/base':>13s}" for v in shown) + "  status")
     logs = {v: [] for v in shown}
+    # A run cut short (a time limit) leaves kernels without every variant: listed, not ratioed.
+    missing = [k for k in kernels if any((k, v) not in by for v in [base] + shown)]
+    kernels = [k for k in kernels if k not in missing]
+    b_over_c = []
     for k in kernels:
         b = float(by[(k, base)]["time_per_rep_s"]) * 1e3
         cells, status = [], set()
@@ -41,8 +45,17 @@ def main():
             logs[v].append(math.log(t / b))
             status.add(r["status"])
         status.add(by[(k, base)]["status"])
+        if "ferry_B" in shown and "ferry_C" in shown:
+            b_over_c.append((float(by[(k, "ferry_B")]["time_per_rep_s"]) /
+                             float(by[(k, "ferry_C")]["time_per_rep_s"]), k))
         print(f"{k:24s} {b:10.4f} " + " ".join(cells) + "  " + ",".join(sorted(status)))
     print("geomean " + "  ".join(f"{v}/{base} = {math.exp(sum(l) / len(l)):.3f}" for v, l in logs.items()))
+    if b_over_c:
+        geo = math.exp(sum(math.log(r) for r, _ in b_over_c) / len(b_over_c))
+        above = ", ".join(f"{k} {r:.3f}" for r, k in sorted(b_over_c, reverse=True) if r > 1.005)
+        print(f"ferry_B/ferry_C geomean {geo:.3f}; above 1.005: {above or 'none'}")
+    if missing:
+        print(f"not every variant ran (not in the ratios): {', '.join(missing)}")
 
     if "h2d_count" in rows[0]:
         print("\nTransfers over the whole run (all reps, set-up and copy-back included)")

@@ -19,7 +19,8 @@
 //    ferry::unsafe::warp_size lanes, and a warp fold written with it sums each warp's lanes;
 //  * kernels launched as programmatic dependent launches (compute capability 9.0 and later) read
 //    what the kernel before them on the stream wrote, in safe, raw and reduction launches, and
-//    FERRY_DEPENDENT_LAUNCH takes 0 or 1 only.
+//    FERRY_DEPENDENT_LAUNCH takes 0 or 1 only;
+//  * the lists a kernel receives by value (detail::pack) have the host's layout on the device.
 // Without a GPU every test skips.
 #include <gtest/gtest.h>
 
@@ -31,6 +32,8 @@
 #include <span>
 #include <string>
 #include <thread>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -1009,4 +1012,100 @@ TEST(cuda_device, unsafe_shuffle_down_moves_values_between_the_lanes_of_a_warp) 
       EXPECT_EQ(sums[k], ref) << "warp " << k;
     }
   }
+}
+
+// --- the lists a kernel receives by value: the same layout on the host and the device ---------
+// A launch hands its bound arguments and reduction states to the kernel as detail::pack objects,
+// which the host compiler lays out and the device compiler reads; both must agree on every
+// element's offset, empty elements (overlapped where they may be) and padding included.
+namespace pack_abi {
+struct empty {};
+struct empty2 {};
+struct empty_final final {};
+struct defaults {
+  double v = 0;
+  int i = 0;
+};
+struct derived : empty {
+  double d = 0;
+  char c = 0;
+};
+struct alignas(32) wide {
+  char c = 0;
+};
+
+/// The value an element holds, as one integer (-1 for an element without a value).
+template <class T>
+__host__ __device__ long long value_of(const T& v) {
+  if constexpr (std::is_empty_v<T>) {
+    return -1;
+  } else if constexpr (std::is_same_v<T, defaults>) {
+    return static_cast<long long>(v.v * 1000) + v.i;
+  } else if constexpr (std::is_same_v<T, derived>) {
+    return static_cast<long long>(v.d * 1000) + v.c;
+  } else if constexpr (std::is_same_v<T, wide>) {
+    return v.c;
+  } else if constexpr (std::is_same_v<T, ferry::detail::pack<int, short>>) {
+    return ferry::detail::get<0>(v) * 1000 + ferry::detail::get<1>(v);
+  } else {
+    return static_cast<long long>(v);
+  }
+}
+
+/// out = [offset of element 0, its value, offset of element 1, ..., sizeof(P)].
+template <class P, std::size_t... I>
+__host__ __device__ void describe(const P& p, long long* out, std::index_sequence<I...>) {
+  const auto* base = reinterpret_cast<const char*>(&p);
+  ((out[2 * I] = reinterpret_cast<const char*>(&ferry::detail::get<I>(p)) - base,
+    out[2 * I + 1] = value_of(ferry::detail::get<I>(p))),
+   ...);
+  out[2 * sizeof...(I)] = sizeof(P);
+}
+
+template <class... T>
+__global__ void describe_on_device(ferry::detail::pack<T...> p, long long* out) {
+  describe(p, out, std::index_sequence_for<T...>{});
+}
+
+/// The host's and the device's descriptions of pack{v...}.
+template <class... T>
+void describe_both(std::vector<long long>& host, std::vector<long long>& device, const T&... v) {
+  const ferry::detail::pack<T...> p{v...};
+  host.assign(2 * sizeof...(T) + 1, -2);
+  device.assign(host.size(), -3);
+  describe(p, host.data(), std::index_sequence_for<T...>{});
+  long long* d = nullptr;
+  ASSERT_EQ(cudaMalloc(&d, device.size() * sizeof(long long)), cudaSuccess);
+  describe_on_device<<<1, 1>>>(p, d);
+  ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+  ASSERT_EQ(cudaMemcpy(device.data(), d, device.size() * sizeof(long long), cudaMemcpyDeviceToHost),
+            cudaSuccess);
+  ASSERT_EQ(cudaFree(d), cudaSuccess);
+}
+}  // namespace pack_abi
+
+TEST(cuda_device, packs_reach_a_kernel_with_the_hosts_layout) {
+  REQUIRE_GPU();
+  using namespace pack_abi;
+  std::vector<long long> host, device;
+  const auto expect_same = [&](const char* what) {
+    EXPECT_EQ(host, device) << what << " (offset, value pairs, then the size)";
+  };
+  describe_both(host, device, empty{}, 1, empty{}, 2, empty2{}, 'z');
+  expect_same("empty, int, empty, int, empty2, char");
+  describe_both(host, device, empty{}, empty{}, 5L);
+  expect_same("empty, empty, long");
+  describe_both(host, device, empty_final{}, 3);
+  expect_same("empty_final, int");
+  describe_both(host, device, 'a', derived{{}, 1.5, 'b'}, 'c');
+  expect_same("char, derived, char");
+  describe_both(host, device, 4, defaults{2.5, 7});
+  expect_same("int, defaults");
+  describe_both(host, device, 'c', wide{'w'}, 2.0);
+  expect_same("char, wide, double");
+  describe_both(host, device, ferry::detail::pack<int, short>{6, 8}, empty{}, short{9});
+  expect_same("pack<int, short>, empty, short");
+  // The host description itself: each value where it was put.
+  EXPECT_EQ(host[1], 6008);
+  EXPECT_EQ(host[5], 9);
 }

@@ -579,27 +579,29 @@ TEST(gpu_launch_shape, sector_lead_starts_each_warp_on_a_sector_of_the_first_ele
         // boundary; the lead is how many elements it lies past a 32-byte one.
         const index at = k + offset + begin;
         if (at < 0) continue;
-        EXPECT_EQ(sector_lead(std::make_tuple(elementwise_bound(d + k, offset)), begin), at % 4);
-        EXPECT_EQ(sector_lead(std::make_tuple(elementwise_bound(f + k, offset)), begin), at % 8);
+        EXPECT_EQ(sector_lead(ferry::detail::pack(elementwise_bound(d + k, offset)), begin),
+                  at % 4);
+        EXPECT_EQ(sector_lead(ferry::detail::pack(elementwise_bound(f + k, offset)), begin),
+                  at % 8);
         if (k < 4) {
-          EXPECT_EQ(sector_lead(std::make_tuple(elementwise_bound(p16 + k, offset)), begin),
+          EXPECT_EQ(sector_lead(ferry::detail::pack(elementwise_bound(p16 + k, offset)), begin),
                     at % 2);
-          EXPECT_EQ(sector_lead(std::make_tuple(elementwise_bound(p24 + k, offset)), begin), 0);
+          EXPECT_EQ(sector_lead(ferry::detail::pack(elementwise_bound(p24 + k, offset)), begin), 0);
         }
         // The first elementwise argument decides, after arguments of other kinds; strided
         // elementwise arguments are not unit-stride and are passed over.
-        EXPECT_EQ(sector_lead(std::make_tuple(read, elementwise_bound(f + k, offset),
-                                              elementwise_bound(d + k, offset)),
+        EXPECT_EQ(sector_lead(ferry::detail::pack(read, elementwise_bound(f + k, offset),
+                                                  elementwise_bound(d + k, offset)),
                               begin),
                   at % 8);
-        EXPECT_EQ(sector_lead(std::make_tuple(elementwise_bound<double, 2>(d + 1, 0),
-                                              elementwise_bound<double, 0>(d + 1, 0),
-                                              elementwise_bound(d + k, offset)),
+        EXPECT_EQ(sector_lead(ferry::detail::pack(elementwise_bound<double, 2>(d + 1, 0),
+                                                  elementwise_bound<double, 0>(d + 1, 0),
+                                                  elementwise_bound(d + k, offset)),
                               begin),
                   at % 4);
       }
-  EXPECT_EQ(sector_lead(std::make_tuple(read), 5), 0);
-  EXPECT_EQ(sector_lead(std::tuple<>{}, 5), 0);
+  EXPECT_EQ(sector_lead(ferry::detail::pack(read), 5), 0);
+  EXPECT_EQ(sector_lead(ferry::detail::pack<>{}, 5), 0);
 }
 
 }  // namespace

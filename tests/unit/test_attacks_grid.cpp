@@ -637,12 +637,12 @@ TEST(gpu_grid_limit, the_front_end_counts_the_largest_lead_the_argument_types_al
   using f64_strided = elementwise_bound_t<double, 2>;
   using read = ferry::detail::arg_map<const std::vector<double>&, ferry::range>::bound;
   using t24 = elementwise_bound_t<triple24>;
-  EXPECT_EQ(max_sector_lead<std::tuple<>>(), 0);
-  EXPECT_EQ(max_sector_lead<std::tuple<read>>(), 0);
-  EXPECT_EQ(max_sector_lead<std::tuple<u8>>(), 31);
-  EXPECT_EQ((max_sector_lead<std::tuple<read, f64, u8>>()), 3);     // the first one decides
-  EXPECT_EQ((max_sector_lead<std::tuple<f64_strided, u8>>()), 31);  // strided: passed over
-  EXPECT_EQ(max_sector_lead<std::tuple<t24>>(), 0);                 // 24 does not divide 32
+  EXPECT_EQ(max_sector_lead<ferry::detail::pack<>>(), 0);
+  EXPECT_EQ(max_sector_lead<ferry::detail::pack<read>>(), 0);
+  EXPECT_EQ(max_sector_lead<ferry::detail::pack<u8>>(), 31);
+  EXPECT_EQ((max_sector_lead<ferry::detail::pack<read, f64, u8>>()), 3);  // the first one decides
+  EXPECT_EQ((max_sector_lead<ferry::detail::pack<f64_strided, u8>>()), 31);  // strided: passed over
+  EXPECT_EQ(max_sector_lead<ferry::detail::pack<t24>>(), 0);  // 24 does not divide 32
   // The count with each lead: 2^31 - 1 blocks of 1 hold 2^31 - 1 - lead indices.
   for (const index lead : {index{0}, index{3}, index{31}}) {
     EXPECT_TRUE(gpu::x_grid_of(ferry::range{two31 - 1 - lead}, 1, false, lead).fits()) << lead;

@@ -357,23 +357,23 @@ TEST(gpu_sector_lead, element_sizes_1_2_32_48_far_begins_large_offsets_and_write
         for (index b = 0; b < 3; ++b) {
           const index begin = base + b;
           const index at = k + offset + begin;  // elements past a 256-byte boundary
-          EXPECT_EQ(sector_lead(std::make_tuple(bound_of(c + k, offset)), begin), at % 32);
-          EXPECT_EQ(sector_lead(std::make_tuple(bound_of(h + k, offset)), begin), at % 16);
-          EXPECT_EQ(sector_lead(std::make_tuple(write_only_bound_of(c + k, offset)), begin),
+          EXPECT_EQ(sector_lead(ferry::detail::pack(bound_of(c + k, offset)), begin), at % 32);
+          EXPECT_EQ(sector_lead(ferry::detail::pack(bound_of(h + k, offset)), begin), at % 16);
+          EXPECT_EQ(sector_lead(ferry::detail::pack(write_only_bound_of(c + k, offset)), begin),
                     at % 32);
-          EXPECT_EQ(sector_lead(std::make_tuple(write_only_bound_of(d + k, offset)), begin),
+          EXPECT_EQ(sector_lead(ferry::detail::pack(write_only_bound_of(d + k, offset)), begin),
                     at % 4);
           if (k < 4) {
-            EXPECT_EQ(sector_lead(std::make_tuple(bound_of(q32 + k, offset)), begin), 0);
-            EXPECT_EQ(sector_lead(std::make_tuple(bound_of(q48 + k, offset)), begin), 0);
+            EXPECT_EQ(sector_lead(ferry::detail::pack(bound_of(q32 + k, offset)), begin), 0);
+            EXPECT_EQ(sector_lead(ferry::detail::pack(bound_of(q48 + k, offset)), begin), 0);
           }
           // A run-time stride of 1 is not a compile-time unit stride: the next argument decides.
-          EXPECT_EQ(
-              sector_lead(std::make_tuple(bound_of<double, 0>(d + 3, 0), bound_of(c + k, offset)),
-                          begin),
-              at % 32);
+          EXPECT_EQ(sector_lead(
+                        ferry::detail::pack(bound_of<double, 0>(d + 3, 0), bound_of(c + k, offset)),
+                        begin),
+                    at % 32);
           // The lead is always smaller than the elements of a sector.
-          const index l = sector_lead(std::make_tuple(bound_of(d + k, offset)), begin);
+          const index l = sector_lead(ferry::detail::pack(bound_of(d + k, offset)), begin);
           EXPECT_GE(l, 0);
           EXPECT_LT(l, 4);
         }

@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -80,21 +81,153 @@ TEST(restrict_rebase, a_rebuilt_argument_has_the_same_addresses_and_extents) {
   vec a(12), b(12);
   using read_b = bound_t<const vec&>;
   using chunk_b = bound_t<decltype(ferry::chunks(a, 3))>;
-  using tuple_t = std::tuple<read_b, chunk_b, bound_t<double>>;
+  using tuple_t = ferry::detail::pack<read_b, chunk_b, bound_t<double>>;
   const tuple_t t{read_b{ferry::view<const double>(b.data(), 12)},
                   chunk_b{ferry::chunks(a, 3).bind(a.data(), ferry::range{4})},
                   bound_t<double>{2.5}};
   const tuple_t r = ferry::detail::with_restrict_bases(t, [&](auto*... q) {
     return ferry::detail::rebase_all(t, std::make_index_sequence<3>{}, q...);
   });
-  EXPECT_EQ(std::get<0>(r).v.data(), b.data());
-  EXPECT_EQ(std::get<0>(r).v.size(), 12);
+  EXPECT_EQ(ferry::detail::get<0>(r).v.data(), b.data());
+  EXPECT_EQ(ferry::detail::get<0>(r).v.size(), 12);
   char st = 0;
   for (index i = 0; i < 4; ++i) {
-    EXPECT_EQ(std::get<1>(r).get(i, st).data(), a.data() + 3 * i);
-    EXPECT_EQ(std::get<1>(r).get(i, st).size(), 3);
+    EXPECT_EQ(ferry::detail::get<1>(r).get(i, st).data(), a.data() + 3 * i);
+    EXPECT_EQ(ferry::detail::get<1>(r).get(i, st).size(), 3);
   }
-  EXPECT_EQ(std::get<2>(r).value, 2.5);
+  EXPECT_EQ(ferry::detail::get<2>(r).value, 2.5);
+}
+
+// The list a launch carries its bound arguments and reduction states in (core/pack.hpp): kernels
+// receive it by value, so it must copy like its elements; get<I> must reach element I whatever
+// the other elements' types (two of one type included).
+using launch_pack = ferry::detail::pack<bound_t<const vec&>, double, double, char>;
+static_assert(std::is_trivially_copyable_v<launch_pack>);
+static_assert(std::tuple_size_v<launch_pack> == 4);
+static_assert(std::is_same_v<std::tuple_element_t<0, launch_pack>, bound_t<const vec&>>);
+static_assert(std::is_same_v<std::tuple_element_t<3, launch_pack>, char>);
+static_assert(std::tuple_size_v<ferry::detail::pack<>> == 0);
+static_assert(std::is_trivially_copyable_v<ferry::detail::pack<>>);
+
+// Layout: a struct of the elements in order, empty non-final elements taking no space (kernels
+// receive the pack by value, so the host and device compilers must lay it out alike: the device
+// test cuda_device.packs_reach_a_kernel_with_the_hosts_layout checks that on a GPU). Cases:
+// empty elements before, between and after others, final empty ones (never overlapped), types
+// with tail padding that must not be reused (non-POD, default member initialisers, a base),
+// over-aligned types and nested packs.
+namespace pack_layout {
+struct empty {
+  friend bool operator==(const empty&, const empty&) = default;
+};
+struct empty2 {};
+struct empty_final final {};
+struct non_pod {
+  non_pod() {}
+  double d = 0;
+  char c = 0;
+  friend bool operator==(const non_pod&, const non_pod&) = default;
+};
+struct derived : empty {
+  double d = 0;
+  char c = 0;
+  friend bool operator==(const derived&, const derived&) = default;
+};
+struct defaults {  // as ferry::reduce accepts: an aggregate with default member initialisers
+  double v = 0;
+  int i = 0;
+  friend bool operator==(const defaults&, const defaults&) = default;
+};
+struct alignas(32) wide {
+  char c = 0;
+  friend bool operator==(const wide&, const wide&) = default;
+};
+/// Never larger than libstdc++'s std::tuple of the same types (the lists were std::tuples before),
+/// with the same alignment.
+template <class... T>
+constexpr bool no_larger() {
+  return sizeof(ferry::detail::pack<T...>) <= sizeof(std::tuple<T...>) &&
+         alignof(ferry::detail::pack<T...>) == alignof(std::tuple<T...>);
+}
+static_assert(no_larger<empty, int>() && no_larger<empty_final, int>() &&
+              no_larger<int, non_pod>() && no_larger<char, non_pod>() &&
+              no_larger<char, derived, char>() && no_larger<int, defaults>() &&
+              no_larger<ferry::detail::pack<int>>() && no_larger<ferry::detail::pack<>, int>() &&
+              no_larger<empty, empty, long>() && no_larger<empty, int, empty, int>() &&
+              no_larger<int, empty, empty, int>() && no_larger<char, wide, double>() &&
+              no_larger<empty, empty2, int>());
+// The sizes of the structs these packs are (members in order, empty ones overlapped).
+static_assert(sizeof(ferry::detail::pack<int, defaults>) == 24);
+static_assert(sizeof(ferry::detail::pack<char, derived, char>) == 32);
+static_assert(sizeof(ferry::detail::pack<empty, int, empty, int>) == 8);
+static_assert(sizeof(ferry::detail::pack<empty_final, int>) == 8);
+static_assert(sizeof(ferry::detail::pack<char, wide, double>) == 96);
+// g++ 12 zeroed the element after an empty one in a braced, constant-evaluated leaf.
+constexpr ferry::detail::pack<empty, int> constant{empty{}, 42};
+static_assert(ferry::detail::get<1>(constant) == 42);
+
+/// Whether pack<T...>{v...} holds each element inside itself, aligned, the elements that are not
+/// empty in declaration order and not overlapping, and each holding the value it was built from.
+template <class... T>
+bool laid_out_as_a_struct(const T&... v) {
+  const ferry::detail::pack<T...> p{v...};
+  const auto* base = reinterpret_cast<const char*>(&p);
+  std::ptrdiff_t end_of_last = 0;  // where the last non-empty element ended
+  bool ok = true;
+  const auto check = [&]<class U>(const U& part, const U& original) {
+    const std::ptrdiff_t at = reinterpret_cast<const char*>(&part) - base;
+    ok = ok && at >= 0 && at + static_cast<std::ptrdiff_t>(sizeof(U)) <= std::ptrdiff_t{sizeof(p)};
+    ok = ok && at % static_cast<std::ptrdiff_t>(alignof(U)) == 0;
+    if constexpr (!std::is_empty_v<U>) {
+      ok = ok && at >= end_of_last;
+      end_of_last = at + static_cast<std::ptrdiff_t>(sizeof(U));
+      if constexpr (requires { part == original; }) ok = ok && part == original;
+    }
+  };
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (check(ferry::detail::get<I>(p), v), ...);
+  }
+  (std::index_sequence_for<T...>{});
+  return ok;
+}
+}  // namespace pack_layout
+
+TEST(restrict_pack, is_laid_out_as_a_struct_of_its_elements) {
+  using namespace pack_layout;
+  EXPECT_TRUE(laid_out_as_a_struct(empty{}, 1));
+  EXPECT_TRUE(laid_out_as_a_struct(empty_final{}, 1));
+  EXPECT_TRUE(laid_out_as_a_struct(1, non_pod{}));
+  EXPECT_TRUE(laid_out_as_a_struct('a', derived{}, 'b'));
+  EXPECT_TRUE(laid_out_as_a_struct(3, defaults{1.5, 7}));
+  EXPECT_TRUE(laid_out_as_a_struct(empty{}, empty{}, 5L));
+  EXPECT_TRUE(laid_out_as_a_struct('c', wide{'w'}, 2.0));
+  EXPECT_TRUE(laid_out_as_a_struct(ferry::detail::pack<int>{4}, 5));
+  EXPECT_TRUE(laid_out_as_a_struct(empty{}, 1, empty{}, 2, empty2{}, 'z'));
+  const ferry::detail::pack<int, empty, empty, int> q{1, empty{}, empty{}, 2};
+  EXPECT_EQ(ferry::detail::get<0>(q), 1);
+  EXPECT_EQ(ferry::detail::get<3>(q), 2);
+  auto [x, y] = ferry::detail::pack<int, double>{1, 2.5};  // structured bindings, as on a tuple
+  EXPECT_EQ(x, 1);
+  EXPECT_EQ(y, 2.5);
+}
+
+TEST(restrict_pack, holds_each_element_at_its_index_through_copies) {
+  vec b(5);
+  launch_pack p{bound_t<const vec&>{ferry::view<const double>(b.data(), 5)}, 1.5, -2.0, 'x'};
+  launch_pack q;
+  q = p;  // copy assignment, as a kernel's parameter copy
+  const launch_pack& c = q;
+  EXPECT_EQ(ferry::detail::get<0>(c).v.data(), b.data());
+  EXPECT_EQ(ferry::detail::get<0>(c).v.size(), 5);
+  EXPECT_EQ(ferry::detail::get<1>(c), 1.5);
+  EXPECT_EQ(ferry::detail::get<2>(c), -2.0);
+  EXPECT_EQ(ferry::detail::get<3>(c), 'x');
+  ferry::detail::get<2>(q) = 7.0;  // writes reach that element only
+  EXPECT_EQ(ferry::detail::get<1>(q), 1.5);
+  EXPECT_EQ(ferry::detail::get<2>(q), 7.0);
+  EXPECT_EQ(ferry::detail::get<2>(p), -2.0);
+  const auto d = ferry::detail::pack(3, 4.5);  // deduced: pack<int, double>
+  static_assert(std::is_same_v<std::remove_const_t<decltype(d)>, ferry::detail::pack<int, double>>);
+  EXPECT_EQ(ferry::detail::get<0>(d) + ferry::detail::get<1>(d), 7.5);
 }
 
 // (3) Results where restrict could bite.

@@ -28,6 +28,7 @@
 #include <utility>
 
 #include "ferry/core/config.hpp"
+#include "ferry/core/pack.hpp"
 
 namespace ferry::detail {
 
@@ -61,7 +62,7 @@ template <class Bound, std::size_t... N, class... P>
 FERRY_HOST_DEVICE FERRY_INLINE Bound rebase_all(const Bound& b, std::index_sequence<N...>,
                                                 P*... q) {
   static_assert(sizeof...(N) == sizeof...(P), "one restrict parameter per launch argument");
-  return Bound{rebased_of(std::get<N>(b), q)...};
+  return Bound{rebased_of(detail::get<N>(b), q)...};
 }
 
 /// Calls f(restrict_base_of(get<0>(b)), restrict_base_of(get<1>(b)), ...): the restrict
@@ -69,7 +70,7 @@ FERRY_HOST_DEVICE FERRY_INLINE Bound rebase_all(const Bound& b, std::index_seque
 template <class Bound, class F>
 FERRY_HOST_DEVICE FERRY_INLINE decltype(auto) with_restrict_bases(const Bound& b, F&& f) {
   return [&]<std::size_t... N>(std::index_sequence<N...>)->decltype(auto) {
-    return f(restrict_base_of(std::get<N>(b))...);
+    return f(restrict_base_of(detail::get<N>(b))...);
   }
   (std::make_index_sequence<std::tuple_size_v<Bound>>{});
 }

@@ -27,6 +27,7 @@
 #include "ferry/core/checked_array.hpp"
 #include "ferry/core/config.hpp"
 #include "ferry/core/fold.hpp"
+#include "ferry/core/pack.hpp"
 #include "ferry/core/reflect.hpp"
 #include "ferry/core/view.hpp"
 #include "ferry/data/atomic.hpp"

@@ -67,7 +67,7 @@ __global__ void FERRY_BLOCK_LAUNCH_BOUNDS(Blocked)
       for (index r = 0; r < s.count; ++r) {
         th.step = r;
         [&]<std::size_t... P>(std::index_sequence<P...>) {
-          (run_phase(std::get<P>(s.phases)), ...);
+          (run_phase(detail::get<P>(s.phases)), ...);
         }
         (std::make_index_sequence<std::tuple_size_v<decltype(s.phases)>>{});
       }
@@ -77,7 +77,7 @@ __global__ void FERRY_BLOCK_LAUNCH_BOUNDS(Blocked)
     }
   };
   [&]<std::size_t... N>(std::index_sequence<N...>) {
-    (one(std::get<N>(kern.steps)), ...);
+    (one(detail::get<N>(kern.steps)), ...);
   }
   (std::make_index_sequence<std::tuple_size_v<decltype(kern.steps)>>{});
   trap_on_fault(fault);  // after every barrier: a faulting thread still reaches them all

@@ -28,6 +28,7 @@
 #include FERRY_DEVICE_INTRINSICS_HEADER
 #include "ferry/core/config.hpp"
 #include "ferry/core/fold.hpp"
+#include "ferry/core/pack.hpp"
 
 namespace ferry::detail::gpu {
 
@@ -43,7 +44,7 @@ inline constexpr int fold_words = std::is_same_v<Op, keep_first>
 template <class Ops, class States>
 struct fold_layout;
 template <class... Op, class... T>
-struct fold_layout<std::tuple<Op...>, std::tuple<T...>> {
+struct fold_layout<std::tuple<Op...>, pack<T...>> {
   static_assert(sizeof...(Op) == sizeof...(T), "ferry: one fold operation per state element");
   static constexpr int words[sizeof...(T) + 1] = {fold_words<Op, T>..., 0};
   static constexpr int total = (0 + ... + fold_words<Op, T>);
@@ -124,7 +125,7 @@ __device__ FERRY_INLINE void warp_fold(States& st, int lane) {
 #pragma unroll
   for (int delta = 1; delta < warp_size; delta *= 2) {
     [&]<std::size_t... N>(std::index_sequence<N...>) {
-      (warp_fold_step<std::tuple_element_t<N, Ops>>(std::get<N>(st), delta, lane), ...);
+      (warp_fold_step<std::tuple_element_t<N, Ops>>(detail::get<N>(st), delta, lane), ...);
     }
     (std::make_index_sequence<std::tuple_size_v<States>>{});
   }
@@ -160,7 +161,7 @@ __device__ FERRY_INLINE void block_fold(States& st, block_fold_storage<B, Ops, S
       constexpr int row = layout::total;
       if (lane == 0 && warp != 0) {
         [&]<std::size_t... N>(std::index_sequence<N...>) {
-          (put_element<std::tuple_element_t<N, Ops>>(std::get<N>(st),
+          (put_element<std::tuple_element_t<N, Ops>>(detail::get<N>(st),
                                                      tmp.words + warp * row + layout::offset(N)),
            ...);
         }
@@ -172,7 +173,7 @@ __device__ FERRY_INLINE void block_fold(States& st, block_fold_storage<B, Ops, S
 #pragma unroll
         for (int w = 1; w < B / warp_size; ++w) {
           [&]<std::size_t... N>(std::index_sequence<N...>) {
-            (fold_element<std::tuple_element_t<N, Ops>>(std::get<N>(st),
+            (fold_element<std::tuple_element_t<N, Ops>>(detail::get<N>(st),
                                                         tmp.words + w * row + layout::offset(N)),
              ...);
           }

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "ferry/core/config.hpp"
+#include "ferry/core/pack.hpp"
 #include "ferry/partition/strategy.hpp"
 
 namespace ferry::detail::gpu {
@@ -168,7 +169,7 @@ index sector_lead(const Bound& b, index begin) {
   if constexpr (at == n) {
     return 0;
   } else {
-    const auto& acc = std::get<at>(b).acc;
+    const auto& acc = detail::get<at>(b).acc;
     using T = std::remove_pointer_t<decltype(acc.p)>;
     if constexpr (sector_bytes % sizeof(T) != 0) {
       return 0;

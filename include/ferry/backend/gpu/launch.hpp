@@ -20,6 +20,7 @@
 #include "ferry/core/error.hpp"
 #include "ferry/core/fold.hpp"
 #include "ferry/core/index_space.hpp"
+#include "ferry/core/pack.hpp"
 #include "ferry/core/restrict.hpp"
 
 namespace ferry::detail::gpu {
@@ -146,7 +147,7 @@ __device__ FERRY_INLINE B respaced_of(const B& b, index ni, index nj) {
 template <class Bound, std::size_t... N>
 __device__ FERRY_INLINE Bound respace_all(const Bound& b, std::index_sequence<N...>, index ni,
                                           index nj) {
-  return Bound{respaced_of(std::get<N>(b), ni, nj)...};
+  return Bound{respaced_of(detail::get<N>(b), ni, nj)...};
 }
 
 /// Ends the thread with a trap when a bounds check of its kernel body failed.
@@ -319,7 +320,8 @@ __device__ inline index3 point_of(const range3d& s, index l) {
 template <class Ops, class States>
 __device__ FERRY_INLINE void fold_into(States& acc, const States& v) {
   [&]<std::size_t... N>(std::index_sequence<N...>) {
-    ((std::get<N>(acc) = std::tuple_element_t<N, Ops>{}(std::get<N>(acc), std::get<N>(v))), ...);
+    ((detail::get<N>(acc) = std::tuple_element_t<N, Ops>{}(detail::get<N>(acc), detail::get<N>(v))),
+     ...);
   }
   (std::make_index_sequence<std::tuple_size_v<States>>{});
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ferry/core/index_space.hpp"
+#include "ferry/core/pack.hpp"
 #include "ferry/core/restrict.hpp"
 #include "ferry/core/view.hpp"
 
@@ -22,7 +23,7 @@ namespace ferry::detail {
 template <class K, class Bound, class States, class I, std::size_t... N>
 FERRY_HOST_DEVICE FERRY_INLINE void invoke_kernel(const K& k, const I& idx, const Bound& b,
                                                   States& st, std::index_sequence<N...>) {
-  k(idx, std::get<N>(b).get(idx, std::get<N>(st))...);
+  k(idx, detail::get<N>(b).get(idx, detail::get<N>(st))...);
 }
 
 /// Device form: as above, and every argument that checks indices (views, atomic accessors)
@@ -33,7 +34,8 @@ template <class K, class Bound, class States, class I, std::size_t... N>
 FERRY_HOST_DEVICE FERRY_INLINE void invoke_kernel(const K& k, const I& idx, const Bound& b,
                                                   States& st, std::index_sequence<N...>,
                                                   unsigned* fault) {
-  FERRY_INLINE_CALLS k(idx, with_fault_flag(std::get<N>(b).get(idx, std::get<N>(st)), fault)...);
+  FERRY_INLINE_CALLS k(idx,
+                       with_fault_flag(detail::get<N>(b).get(idx, detail::get<N>(st)), fault)...);
 }
 
 /// Runs every index of `part` (i fastest) on the calling thread with the bound arguments
