@@ -141,8 +141,11 @@ struct alignas(32) wide {
   char c = 0;
   friend bool operator==(const wide&, const wide&) = default;
 };
-/// Never larger than libstdc++'s std::tuple of the same types (the lists were std::tuples before),
-/// with the same alignment.
+/// No larger than libstdc++'s std::tuple of the same types (the lists were std::tuples before),
+/// with the same alignment, for the shapes launch lists take. Not in general: empty elements of
+/// one type after a non-empty one each need their own address (pack<int, E, E, E> is 8 bytes,
+/// the tuple, which stores the last element first, 4); a launch's lists do not repeat an empty
+/// type, except repeated block steps or repeat phases.
 template <class... T>
 constexpr bool no_larger() {
   return sizeof(ferry::detail::pack<T...>) <= sizeof(std::tuple<T...>) &&
@@ -160,6 +163,8 @@ static_assert(sizeof(ferry::detail::pack<int, defaults>) == 24);
 static_assert(sizeof(ferry::detail::pack<char, derived, char>) == 32);
 static_assert(sizeof(ferry::detail::pack<empty, int, empty, int>) == 8);
 static_assert(sizeof(ferry::detail::pack<empty_final, int>) == 8);
+static_assert(sizeof(ferry::detail::pack<int, empty, empty, empty>) == 8);
+static_assert(sizeof(ferry::detail::pack<empty, empty, empty, int>) == 4);
 static_assert(sizeof(ferry::detail::pack<char, wide, double>) == 96);
 // g++ 12 zeroed the element after an empty one in a braced, constant-evaluated leaf.
 constexpr ferry::detail::pack<empty, int> constant{empty{}, 42};
