@@ -136,6 +136,22 @@ void throw_partition_error(const char* kernel, int pos, const char* what, const 
                         "argument " + std::to_string(pos) + " (partitioned): " + what + msg);
 }
 
+std::string fixed_read_message(bool sliced, index k, index b, index e, index n) {
+  const std::string size = std::to_string(n);
+  if (!sliced)
+    return "the kernel reads the first " + std::to_string(k) + " elements but the buffer has " +
+           size + " elements";
+  if (b < 0)
+    return "slices need the index space's outermost begin bound >= 0 (it is " + std::to_string(b) +
+           ")";
+  index hi = 0;
+  if (!mul(e, k, hi))
+    return "the index arithmetic of these slices overflows a 64-bit index for this index space";
+  return "the index space's slices [" + std::to_string(b) + ", " + std::to_string(e) + ") of " +
+         std::to_string(k) + " elements reach elements [" + std::to_string(b * k) + ", " +
+         std::to_string(hi - 1) + "] but the buffer has " + size + " elements";
+}
+
 std::string byte_count_message(std::size_t n, std::size_t elem) {
   return "the buffer has " + std::to_string(n) + " elements of " + std::to_string(elem) +
          " bytes, more bytes than any object can have (PTRDIFF_MAX)";

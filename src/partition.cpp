@@ -60,6 +60,59 @@ std::string whole_tile_message(const std::string& who, index end, const tile_dim
          "run-time form, whose edge tiles are cut";
 }
 
+std::string tile_name(const tile_naming& n) {
+  if (n.rank == 0) return n.who;
+  std::string m = std::string(n.who) + "<";
+  for (int d = 0; d < n.rank; ++d) m += (d > 0 ? ", " : "") + std::to_string(n.extents[d]);
+  return m + ">";
+}
+
+std::string tiles2d_shape_message(const tile_naming& n, bool derived, index ni, index nj,
+                                  index ld) {
+  if (derived) {
+    if (ld < 1)
+      return tile_name(n) + ": the leading dimension ld is " + std::to_string(ld) +
+             "; it must be >= 1 (" + tile_name(n) + (n.rank > 0 ? "(v, ld)" : "(v, ld, ti, tj)") +
+             " tiles a matrix ld elements wide)";
+    return {};
+  }
+  if (ni < 0 || nj < 0)
+    return tile_name(n) + ": the matrix extents ni = " + std::to_string(ni) +
+           ", nj = " + std::to_string(nj) + " must be >= 0";
+  if (ld < ni)
+    return tile_name(n) + ": the leading dimension ld = " + std::to_string(ld) +
+           " is smaller than the matrix extent along i, ni = " + std::to_string(ni) +
+           ", so rows y and y + 1 would overlap; pass ld >= ni";
+  return {};
+}
+
+std::string tiles3d_shape_message(const tile_naming& n, bool derived, index ni, index nj, index nk,
+                                  index ldj, index ldk) {
+  if (derived) {
+    if (ldj < 1 || ldk < 1)
+      return tile_name(n) + ": the strides ld_j = " + std::to_string(ldj) +
+             " and ld_k = " + std::to_string(ldk) + " must be >= 1 (" + tile_name(n) +
+             (n.rank > 0 ? "(v, ld_j, ld_k)" : "(v, ld_j, ld_k, ti, tj, tk)") +
+             " tiles an array ld_j elements wide with planes ld_k elements apart)";
+    return {};
+  }
+  if (ni < 0 || nj < 0 || nk < 0)
+    return tile_name(n) + ": the array extents ni = " + std::to_string(ni) +
+           ", nj = " + std::to_string(nj) + ", nk = " + std::to_string(nk) + " must be >= 0";
+  if (ldj < ni)
+    return tile_name(n) + ": the row stride ld_j = " + std::to_string(ldj) +
+           " is smaller than the array extent along i, ni = " + std::to_string(ni) +
+           ", so rows y and y + 1 would overlap; pass ld_j >= ni";
+  index plane = 0;
+  const bool plane_fits = nj < 1 || affine(nj - 1, ldj, ni, plane);
+  if (nj >= 1 && (!plane_fits || plane > ldk))
+    return tile_name(n) + ": a plane of the array ((nj - 1) * ld_j + ni = " +
+           (plane_fits ? std::to_string(plane) : std::string("more than 2^63 - 1")) +
+           " elements) is longer than the plane stride ld_k = " + std::to_string(ldk) +
+           ", so planes z and z + 1 would overlap; pass ld_k >= (nj - 1) * ld_j + ni";
+  return {};
+}
+
 std::string concat(std::initializer_list<std::string_view> pieces) {
   std::size_t n = 0;
   for (std::string_view p : pieces) n += p.size();

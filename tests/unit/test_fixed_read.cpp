@@ -801,4 +801,19 @@ TEST_P(fixed_read_test, an_index_past_k_is_a_bounds_error) {
 
 FERRY_INSTANTIATE_BACKENDS(fixed_read_test);
 
+// The message of a fixed-extent read that does not fit, built out of line (src/launch.cpp):
+// every reason, with the numbers the launch found.
+TEST(fixed_read_messages, every_reason_gives_the_elements_reached_and_the_buffers_size) {
+  EXPECT_EQ(ferry::detail::fixed_read_message(false, 16, 0, 5, 12),
+            "the kernel reads the first 16 elements but the buffer has 12 elements");
+  EXPECT_EQ(ferry::detail::fixed_read_message(true, 3, -2, 5, 40),
+            "slices need the index space's outermost begin bound >= 0 (it is -2)");
+  EXPECT_EQ(
+      ferry::detail::fixed_read_message(true, 4, 0, std::numeric_limits<ferry::index>::max(), 40),
+      "the index arithmetic of these slices overflows a 64-bit index for this index space");
+  EXPECT_EQ(ferry::detail::fixed_read_message(true, 3, 2, 10, 29),
+            "the index space's slices [2, 10) of 3 elements reach elements [6, 29] but the buffer "
+            "has 29 elements");
+}
+
 }  // namespace

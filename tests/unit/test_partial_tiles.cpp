@@ -431,4 +431,55 @@ TEST(partial_tiles_proof, edge_arithmetic_is_overflow_checked) {
       ovf));
 }
 
+// The shape messages of tiles2d and tiles3d, built out of line (src/partition.cpp) from the
+// strategy's naming and its extents: every reason, for run-time and fixed tile shapes.
+TEST(partial_tiles_proof, every_shape_message_names_the_strategy_its_values_and_the_fix) {
+  using ferry::detail::tile_naming;
+  const tile_naming t2{"tiles2d", 0, {}}, f2{"tiles2d", 2, {4, 3, 0}};
+  const tile_naming t3{"tiles3d", 0, {}}, f3{"tiles3d", 3, {1, 1, 4}};
+  EXPECT_EQ(ferry::detail::tile_name(t2), "tiles2d");
+  EXPECT_EQ(ferry::detail::tile_name(f2), "tiles2d<4, 3>");
+  EXPECT_EQ(ferry::detail::tile_name(f3), "tiles3d<1, 1, 4>");
+  // tiles2d
+  EXPECT_EQ(ferry::detail::tiles2d_shape_message(t2, true, 0, 0, 5), "");
+  EXPECT_EQ(ferry::detail::tiles2d_shape_message(f2, true, 0, 0, 0),
+            "tiles2d<4, 3>: the leading dimension ld is 0; it must be >= 1 (tiles2d<4, 3>(v, ld) "
+            "tiles a matrix ld elements wide)");
+  EXPECT_EQ(ferry::detail::tiles2d_shape_message(t2, true, 0, 0, -2),
+            "tiles2d: the leading dimension ld is -2; it must be >= 1 (tiles2d(v, ld, ti, tj) "
+            "tiles a matrix ld elements wide)");
+  EXPECT_EQ(ferry::detail::tiles2d_shape_message(t2, false, 3, -1, 8),
+            "tiles2d: the matrix extents ni = 3, nj = -1 must be >= 0");
+  EXPECT_EQ(ferry::detail::tiles2d_shape_message(f2, false, 9, 2, 8),
+            "tiles2d<4, 3>: the leading dimension ld = 8 is smaller than the matrix extent along "
+            "i, ni = 9, so rows y and y + 1 would overlap; pass ld >= ni");
+  EXPECT_EQ(ferry::detail::tiles2d_shape_message(t2, false, 8, 2, 8), "");
+  // tiles3d
+  EXPECT_EQ(ferry::detail::tiles3d_shape_message(t3, true, 0, 0, 0, 4, 12), "");
+  EXPECT_EQ(ferry::detail::tiles3d_shape_message(f3, true, 0, 0, 0, 4, 0),
+            "tiles3d<1, 1, 4>: the strides ld_j = 4 and ld_k = 0 must be >= 1 (tiles3d<1, 1, "
+            "4>(v, ld_j, ld_k) tiles an array ld_j elements wide with planes ld_k elements "
+            "apart)");
+  EXPECT_EQ(ferry::detail::tiles3d_shape_message(t3, true, 0, 0, 0, 0, 7),
+            "tiles3d: the strides ld_j = 0 and ld_k = 7 must be >= 1 (tiles3d(v, ld_j, ld_k, ti, "
+            "tj, tk) tiles an array ld_j elements wide with planes ld_k elements apart)");
+  EXPECT_EQ(ferry::detail::tiles3d_shape_message(t3, false, 2, 3, -4, 2, 6),
+            "tiles3d: the array extents ni = 2, nj = 3, nk = -4 must be >= 0");
+  EXPECT_EQ(ferry::detail::tiles3d_shape_message(f3, false, 6, 3, 2, 5, 40),
+            "tiles3d<1, 1, 4>: the row stride ld_j = 5 is smaller than the array extent along i, "
+            "ni = 6, so rows y and y + 1 would overlap; pass ld_j >= ni");
+  EXPECT_EQ(ferry::detail::tiles3d_shape_message(t3, false, 4, 3, 2, 5, 13),
+            "tiles3d: a plane of the array ((nj - 1) * ld_j + ni = 14 elements) is longer than "
+            "the plane stride ld_k = 13, so planes z and z + 1 would overlap; pass ld_k >= (nj - "
+            "1) * ld_j + ni");
+  const index big = std::numeric_limits<index>::max();
+  EXPECT_EQ(ferry::detail::tiles3d_shape_message(t3, false, 4, 3, 2, big / 2, big),
+            "tiles3d: a plane of the array ((nj - 1) * ld_j + ni = more than 2^63 - 1 elements) "
+            "is longer than the plane stride ld_k = 9223372036854775807, so planes z and z + 1 "
+            "would overlap; pass ld_k >= (nj - 1) * ld_j + ni");
+  EXPECT_EQ(ferry::detail::tiles3d_shape_message(t3, false, 4, 3, 2, 5, 14), "");
+  EXPECT_EQ(ferry::detail::tiles3d_shape_message(t3, false, 4, 0, 2, 5, 1), "")
+      << "no rows: no plane to overlap";
+}
+
 }  // namespace

@@ -1068,6 +1068,12 @@ constexpr std::pair<index, index> outermost_bounds(const Space& s) {
     return {s.begin_k, s.end_k};
 }
 
+/// Why a read of K elements per point (slices: K elements of slice s for each outermost index
+/// s in [b, e); else the first K) does not fit a buffer of n elements; called once the index
+/// space itself is known valid and the read known not to fit. Out of line (src/launch.cpp): the
+/// message is built once in the library, not in every launching translation unit.
+std::string fixed_read_message(bool sliced, index k, index b, index e, index n);
+
 /// Read-only arguments of compile-time extent (ferry::read<K>, ferry::slices<K>; fixed_read_t):
 /// one read region; the thread at point x receives `view<const T>` of the K elements from 0
 /// (read<K>) or from K times x's outermost coordinate (slices<K>), which check() proves inside
@@ -1107,23 +1113,8 @@ struct arg_map<A, Space, arg_kind::neighbourhood> : one_read_buffer<std::remove_
   static std::string check(const D& a, const Space& s) {
     if (ok(a, s)) return {};
     if (std::string m = check_index_space(s); !m.empty()) return m;
-    const std::string n = std::to_string(length(a.buf));
-    if constexpr (D::sliced) {
-      const auto [b, e] = outermost_bounds(s);
-      if (b < 0)
-        return "slices need the index space's outermost begin bound >= 0 (it is " +
-               std::to_string(b) + ")";
-      index hi = 0;
-      if (!mul(e, K, hi))
-        return "the index arithmetic of these slices overflows a 64-bit index for this index "
-               "space";
-      return "the index space's slices [" + std::to_string(b) + ", " + std::to_string(e) + ") of " +
-             std::to_string(K) + " elements reach elements [" + std::to_string(b * K) + ", " +
-             std::to_string(hi - 1) + "] but the buffer has " + n + " elements";
-    } else {
-      return "the kernel reads the first " + std::to_string(K) + " elements but the buffer has " +
-             n + " elements";
-    }
+    const auto [b, e] = outermost_bounds(s);
+    return fixed_read_message(D::sliced, K, b, e, length(a.buf));
   }
   struct bound {
     const T* p;  // the mapped buffer

@@ -487,15 +487,25 @@ std::string check_whole_tile(const Who& who, index end, index t, index n, const 
   if (mul(end, t, stop) && stop <= n) return {};
   return whole_tile_message(who(), end, dim(), cover());
 }
-/// "tiles2d<TI, TJ>" / "tiles3d<TI, TJ, TK>": how a message names a strategy whose tile shape
-/// is fixed at compile time.
-template <index... E>
-std::string fixed_tile_name(const char* who) {
-  std::string m = std::string(who) + "<";
-  const char* sep = "";
-  ((m += sep + std::to_string(E), sep = ", "), ...);
-  return m + ">";
-}
+/// How a tiles strategy's messages name it: `who` ("tiles2d", "tiles3d") and, when its tile
+/// shape is fixed at compile time, that shape (`rank` extents; rank 0 for run-time tile
+/// extents).
+struct tile_naming {
+  const char* who;
+  int rank;
+  index extents[3];
+};
+/// "tiles2d" / "tiles3d" for run-time tile extents, "tiles2d<TI, TJ>" / "tiles3d<TI, TJ, TK>"
+/// for a fixed tile shape. Out of line (src/partition.cpp), as the two below.
+std::string tile_name(const tile_naming& n);
+/// "" if tiles2d's matrix shape is usable (ld >= 1 for a derived shape; else ni, nj >= 0 and
+/// rows of ni elements ld apart, which do not overlap), else the reason.
+std::string tiles2d_shape_message(const tile_naming& n, bool derived, index ni, index nj, index ld);
+/// "" if tiles3d's array shape is usable (ld_j, ld_k >= 1 for a derived shape; else ni, nj, nk
+/// >= 0, rows of ni elements ld_j apart and planes of (nj - 1) * ld_j + ni elements ld_k apart,
+/// which do not overlap), else the reason.
+std::string tiles3d_shape_message(const tile_naming& n, bool derived, index ni, index nj, index nk,
+                                  index ldj, index ldk);
 }  // namespace detail
 
 /// Thread (i, j) of a 2D space owns the tile x in [i*ti, i*ti + ti), y in [j*tj, j*tj + tj) of
@@ -636,12 +646,13 @@ class tiles2d_t : public strategy_base {
  private:
   /// How messages name the strategy and its two factory calls: "tiles2d" and
   /// "tiles2d(v, ld, ti, tj)", or "tiles2d<4, 3>" and "tiles2d<4, 3>(v, ld)" for a fixed shape.
-  static std::string name() {
+  static constexpr detail::tile_naming naming() {
     if constexpr (fixed_shape)
-      return detail::fixed_tile_name<TI, TJ>("tiles2d");
+      return {"tiles2d", 2, {TI, TJ, 0}};
     else
-      return "tiles2d";
+      return {"tiles2d", 0, {}};
   }
+  static std::string name() { return detail::tile_name(naming()); }
   static std::string derived_call() {
     return name() + (fixed_shape ? "(v, ld)" : "(v, ld, ti, tj)");
   }
@@ -658,20 +669,7 @@ class tiles2d_t : public strategy_base {
   }
   /// "" if the matrix shape is usable (rows of ni elements, ld apart, do not overlap).
   std::string check_shape() const {
-    if (derived_) {
-      if (ld_ < 1)
-        return name() + ": the leading dimension ld is " + std::to_string(ld_) +
-               "; it must be >= 1 (" + derived_call() + " tiles a matrix ld elements wide)";
-      return {};
-    }
-    if (ni_ < 0 || nj_ < 0)
-      return name() + ": the matrix extents ni = " + std::to_string(ni_) +
-             ", nj = " + std::to_string(nj_) + " must be >= 0";
-    if (ld_ < ni_)
-      return name() + ": the leading dimension ld = " + std::to_string(ld_) +
-             " is smaller than the matrix extent along i, ni = " + std::to_string(ni_) +
-             ", so rows y and y + 1 would overlap; pass ld >= ni";
-    return {};
+    return detail::tiles2d_shape_message(naming(), derived_, ni_, nj_, ld_);
   }
   /// check_launch's conditions that extent() and dense() rely on, without the messages.
   bool valid(const range2d& s) const {
@@ -860,12 +858,13 @@ class tiles3d_t : public strategy_base {
  private:
   /// How messages name the strategy and its derived-extent factory call: "tiles3d" and
   /// "tiles3d(v, ld_j, ld_k, ...)", or "tiles3d<1, 1, 4>" and "tiles3d<1, 1, 4>(v, ld_j, ld_k)".
-  static std::string name() {
+  static constexpr detail::tile_naming naming() {
     if constexpr (fixed_shape)
-      return detail::fixed_tile_name<TI, TJ, TK>("tiles3d");
+      return {"tiles3d", 3, {TI, TJ, TK}};
     else
-      return "tiles3d";
+      return {"tiles3d", 0, {}};
   }
+  static std::string name() { return detail::tile_name(naming()); }
   static std::string derived_call() {
     return name() + (fixed_shape ? "(v, ld_j, ld_k)" : "(v, ld_j, ld_k, ...)");
   }
@@ -883,29 +882,7 @@ class tiles3d_t : public strategy_base {
   /// "" if the array shape is usable: rows of ni elements ld_j apart and planes of
   /// (nj - 1) * ld_j + ni elements ld_k apart do not overlap.
   std::string check_shape() const {
-    if (derived_) {
-      if (ldj_ < 1 || ldk_ < 1)
-        return name() + ": the strides ld_j = " + std::to_string(ldj_) +
-               " and ld_k = " + std::to_string(ldk_) + " must be >= 1 (" + name() +
-               (fixed_shape ? "(v, ld_j, ld_k)" : "(v, ld_j, ld_k, ti, tj, tk)") +
-               " tiles an array ld_j elements wide with planes ld_k elements apart)";
-      return {};
-    }
-    if (ni_ < 0 || nj_ < 0 || nk_ < 0)
-      return name() + ": the array extents ni = " + std::to_string(ni_) +
-             ", nj = " + std::to_string(nj_) + ", nk = " + std::to_string(nk_) + " must be >= 0";
-    if (ldj_ < ni_)
-      return name() + ": the row stride ld_j = " + std::to_string(ldj_) +
-             " is smaller than the array extent along i, ni = " + std::to_string(ni_) +
-             ", so rows y and y + 1 would overlap; pass ld_j >= ni";
-    index plane = 0;
-    const bool plane_fits = nj_ < 1 || detail::affine(nj_ - 1, ldj_, ni_, plane);
-    if (nj_ >= 1 && (!plane_fits || plane > ldk_))
-      return name() + ": a plane of the array ((nj - 1) * ld_j + ni = " +
-             (plane_fits ? std::to_string(plane) : std::string("more than 2^63 - 1")) +
-             " elements) is longer than the plane stride ld_k = " + std::to_string(ldk_) +
-             ", so planes z and z + 1 would overlap; pass ld_k >= (nj - 1) * ld_j + ni";
-    return {};
+    return detail::tiles3d_shape_message(naming(), derived_, ni_, nj_, nk_, ldj_, ldk_);
   }
   /// Planes of nj = floor(ld_k / ld_j) rows of ld_j elements, ld_k apart, that fit in n
   /// elements: the z with z * ld_k + nj * ld_j <= n (nj * ld_j <= ld_k, so nothing overflows).
