@@ -1,0 +1,29 @@
+# Sourced by a results call's run.sh on the GPU machine, from the repository root:
+#   source perf/scripts/gpu-preamble.sh "$0" "$1"
+# Sets out (the call's output folder, made, with run.sh copied in), t0 (start, s) and bld (a
+# scratch build folder outside the tree), and defines
+#   el STEP RC        appends "STEP rc=RC <seconds since start>s" to $out/steps.log and prints it;
+#   cuda_configure SRC DIR [cmake args...]   a Release CUDA configure of SRC into DIR (log in
+#                     $out/configure-DIR.log);
+#   bundle            packs $out into $out.tgz and removes $out: the device machine returns at
+#                     most 8 files per call, so a call with more brings them back as one.
+# Exports CUDA_MODULE_LOADING=EAGER (modules load before the timed loops), puts the CUDA
+# toolkit on PATH (nvcc, cuobjdump) and clears the ferry
+# variables that change what runs (FERRY_INFO, FERRY_BACKEND, FERRY_DEPENDENT_LAUNCH).
+set -uo pipefail
+out=${2:?usage: run.sh OUT}
+mkdir -p "$out"
+cp "$1" "$out/run.sh"
+t0=$(date +%s)
+bld=$(mktemp -d)
+el() { echo "$1 rc=$2 $(($(date +%s) - t0))s" | tee -a "$out/steps.log"; }
+cuda_configure() {
+  local src=$1 dir=$2
+  shift 2
+  cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFERRY_DEVICE_BACKEND=cuda \
+    -DFERRY_BUILD_EXAMPLES=OFF "$@" > "$out/configure-$(basename "$dir").log" 2>&1
+}
+bundle() { tar -czf "$out.tgz" -C "$(dirname "$out")" "$(basename "$out")" && rm -rf "$out"; }
+export CUDA_MODULE_LOADING=EAGER PATH=$PATH:/usr/local/cuda/bin
+unset FERRY_INFO FERRY_BACKEND FERRY_DEPENDENT_LAUNCH
+nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,temperature.gpu --format=csv > "$out/gpu.txt" 2>&1
