@@ -20,7 +20,10 @@
 // as the read-only and built-in partitioned arguments do (data/mapping.hpp). Others (values,
 // reductions, atomic accessors, user strategies' accessors) pass a null `char*` and are used as
 // they are. Atomic accessors stay out on purpose: other threads modify their memory while the
-// kernel runs. ferry::launch_blocks's GPU kernel takes none, as measured (gpu/block.hpp).
+// kernel runs. ferry::launch_blocks's GPU kernel takes none, as measured (gpu/block.hpp). A
+// multi-array ferry::around holds several bases and passes none either: one restrict parameter
+// per array was tried, made its loads read-only (ld.global.nc) and changed no kernel's time
+// (perf/NOTES.md, "One restrict parameter per array").
 #pragma once
 
 #include <cstddef>
