@@ -3,24 +3,39 @@
 (program, kernel, variant) over every round, and ferry_B / ferry_C per program and kernel.
 
 Usage: perf/scripts/ab.py DIR
-DIR holds one CSV per run, named LABEL-ROUND.csv (LABEL the program, e.g. old-1.csv, new-1.csv).
-Each CSV's time_per_rep_s is already the minimum over its passes; this takes the minimum over
-rounds too (RAJAPerf's convention). Rows whose status is not PASSED are listed and kept out.
+DIR holds one ferry-perf CSV (--csv) per run, named LABEL-ROUND.csv: LABEL names the program
+(it may contain dashes, e.g. ferry-perf-old-2.csv is round 2 of ferry-perf-old), ROUND is a
+number. Other files are ignored. Each CSV's time_per_rep_s is already the minimum over its
+passes; this takes the minimum over rounds too (RAJAPerf's convention). Rows whose status is not
+PASSED are listed and kept out; a kernel and variant a program has no PASSED row for shows "-".
+Exits with status 1 if DIR has no PASSED row.
 """
 import csv
 import glob
 import os
+import re
 import sys
+
+NEEDED = {"kernel", "variant", "status", "time_per_rep_s"}
 
 
 def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__.split("\n\n")[1].split("\n")[0])
     folder = sys.argv[1]
     best, labels, kernels, variants = {}, [], [], []
     for path in sorted(glob.glob(os.path.join(folder, "*-*.csv"))):
-        label = os.path.basename(path).rsplit("-", 1)[0]
+        m = re.fullmatch(r"(.+)-(\d+)\.csv", os.path.basename(path))
+        if not m:
+            continue
+        label = m.group(1)
         with open(path, newline="") as f:
-            for r in csv.DictReader(l for l in f if not l.startswith("#")):
-                if r["status"] != "PASSED":
+            reader = csv.DictReader(l for l in f if not l.startswith("#"))
+            if not NEEDED <= set(reader.fieldnames or []):
+                print(f"skipped (not a ferry-perf CSV): {os.path.basename(path)}")
+                continue
+            for r in reader:
+                if r["status"] != "PASSED" or not r["time_per_rep_s"]:
                     print(f"not PASSED: {os.path.basename(path)} {r['kernel']} {r['variant']}")
                     continue
                 key = (label, r["kernel"], r["variant"])
@@ -30,21 +45,24 @@ def main():
                     if v not in lst:
                         lst.append(v)
     if not best:
-        sys.exit(f"no LABEL-ROUND.csv results in {folder}")
+        sys.exit(f"no PASSED rows in LABEL-ROUND.csv files in {folder}")
+    kw = max(len(k) for k in kernels)
+    vw = max(len(v) for v in variants)
+    cw = max(10, max(len(l) for l in labels))
+    cell = lambda x: f"{x:{cw}.3f}" if x is not None else f"{'-':>{cw}s}"
     print("minimum time per rep (us) over passes and rounds")
-    print(f"{'kernel':24s} {'variant':10s} " + " ".join(f"{l:>10s}" for l in labels))
+    print(f"{'kernel':{kw}s} {'variant':{vw}s} " + " ".join(f"{l:>{cw}s}" for l in labels))
     for k in kernels:
         for v in variants:
-            cells = [f"{best[(l, k, v)]:10.3f}" if (l, k, v) in best else f"{'-':>10s}" for l in labels]
-            print(f"{k:24s} {v:10s} " + " ".join(cells))
+            print(f"{k:{kw}s} {v:{vw}s} " + " ".join(cell(best.get((l, k, v))) for l in labels))
     if "ferry_B" in variants and "ferry_C" in variants:
         print("ferry_B / ferry_C (each program's own ferry_C)")
         for k in kernels:
-            cells = []
+            ratios = []
             for l in labels:
                 b, c = best.get((l, k, "ferry_B")), best.get((l, k, "ferry_C"))
-                cells.append(f"{b / c:10.3f}" if b and c else f"{'-':>10s}")
-            print(f"{k:24s} {'':10s} " + " ".join(cells))
+                ratios.append(b / c if b and c else None)
+            print(f"{k:{kw}s} {'':{vw}s} " + " ".join(cell(r) for r in ratios))
 
 
 if __name__ == "__main__":

@@ -1,24 +1,33 @@
 # Sourced by a results call's run.sh on the GPU machine, from the repository root:
 #   source perf/scripts/gpu-preamble.sh "$0" "$1"
-# Sets out (the call's output folder, made, with run.sh copied in), t0 (start, s) and bld (a
-# scratch build folder outside the tree), and defines
+# where $1, the call's output folder, lies below the folder the machine returns (e.g.
+# $OUT/call1): bundle writes its tarball beside it, so with $OUT itself nothing would come back.
+# Turns on `set -uo pipefail` in the calling script (an unset variable stops it: give optional
+# settings defaults, as ${LEAN:-0}; a pipeline's status is its first failing command's).
+# Sets out (the output folder, made, with run.sh copied in), t0 (start, s) and bld (a scratch
+# build folder outside the tree), and defines
 #   el STEP RC        appends "STEP rc=RC <seconds since start>s" to $out/steps.log and prints it;
-#   cuda_configure SRC DIR [cmake args...]   a Release CUDA configure of SRC into DIR (log in
-#                     $out/configure-DIR.log);
+#   cuda_configure SRC DIR [cmake args...]   a Release CUDA configure of SRC into DIR, its log in
+#                     $out/configure-<last folder name of DIR>.log;
 #   bundle            packs $out into $out.tgz and removes $out: the device machine returns at
 #                     most 8 files per call, so a call with more brings them back as one.
 # Exports CUDA_MODULE_LOADING=EAGER (modules load before the timed loops), puts the CUDA
-# toolkit on PATH (nvcc, cuobjdump) and clears the ferry
-# variables that change what runs (FERRY_INFO, FERRY_BACKEND, FERRY_DEPENDENT_LAUNCH).
+# toolkit on PATH (nvcc, cuobjdump) and clears the ferry variables that change what runs
+# (FERRY_INFO, FERRY_BACKEND, FERRY_DEPENDENT_LAUNCH).
 set -uo pipefail
 out=${2:?usage: run.sh OUT}
+out=${out%/}
 mkdir -p "$out"
 cp "$1" "$out/run.sh"
 t0=$(date +%s)
 bld=$(mktemp -d)
-el() { echo "$1 rc=$2 $(($(date +%s) - t0))s" | tee -a "$out/steps.log"; }
+el() {
+  local step=${1:?usage: el STEP RC} rc=${2:?usage: el STEP RC}
+  echo "$step rc=$rc $(($(date +%s) - t0))s" | tee -a "$out/steps.log"
+}
 cuda_configure() {
-  local src=$1 dir=$2
+  local use="usage: cuda_configure SRC DIR [cmake args...]"
+  local src=${1:?$use} dir=${2:?$use}
   shift 2
   cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFERRY_DEVICE_BACKEND=cuda \
     -DFERRY_BUILD_EXAMPLES=OFF "$@" > "$out/configure-$(basename "$dir").log" 2>&1
