@@ -10,11 +10,12 @@ passes; this takes the minimum over rounds too (RAJAPerf's convention). Rows who
 PASSED are listed and kept out; a kernel and variant a program has no PASSED row for shows "-".
 Exits with status 1 if DIR has no PASSED row.
 """
-import csv
 import glob
 import os
 import re
 import sys
+
+from summarize import load  # a ferry-perf CSV as a list of rows, its comment lines left out
 
 NEEDED = {"kernel", "variant", "status", "time_per_rep_s"}
 
@@ -29,21 +30,20 @@ def main():
         if not m:
             continue
         label = m.group(1)
-        with open(path, newline="") as f:
-            reader = csv.DictReader(l for l in f if not l.startswith("#"))
-            if not NEEDED <= set(reader.fieldnames or []):
-                print(f"skipped (not a ferry-perf CSV): {os.path.basename(path)}")
+        rows = load(path)
+        if rows and not NEEDED <= set(rows[0]):
+            print(f"skipped (not a ferry-perf CSV): {os.path.basename(path)}")
+            continue
+        for r in rows:
+            if r.get("status") != "PASSED" or not r.get("time_per_rep_s"):
+                print(f"not PASSED: {os.path.basename(path)} {r.get('kernel')} {r.get('variant')}")
                 continue
-            for r in reader:
-                if r["status"] != "PASSED" or not r["time_per_rep_s"]:
-                    print(f"not PASSED: {os.path.basename(path)} {r['kernel']} {r['variant']}")
-                    continue
-                key = (label, r["kernel"], r["variant"])
-                t = float(r["time_per_rep_s"]) * 1e6
-                best[key] = min(best.get(key, t), t)
-                for lst, v in ((labels, label), (kernels, r["kernel"]), (variants, r["variant"])):
-                    if v not in lst:
-                        lst.append(v)
+            key = (label, r["kernel"], r["variant"])
+            t = float(r["time_per_rep_s"]) * 1e6
+            best[key] = min(best.get(key, t), t)
+            for lst, v in ((labels, label), (kernels, r["kernel"]), (variants, r["variant"])):
+                if v not in lst:
+                    lst.append(v)
     if not best:
         sys.exit(f"no PASSED rows in LABEL-ROUND.csv files in {folder}")
     kw = max(len(k) for k in kernels)
