@@ -160,6 +160,42 @@ void four_arrays_scattered(std::vector<double>& out, const ferry::index_set& set
       ferry::write_only(ferry::indirect(out, set)), ferry::around(s, set, w, x, y, z));
 }
 
+/// Three index list readers over two sets in one launch, over range{lo, hi}: out[a[i]] =
+/// four_sum around b[i] + 100 w[a[i] + 2] (the second around, a one-point stencil, over a
+/// again). A GPU kernel reads a list that several arguments share once per thread and hands
+/// the entry to each (backend/gpu/launch.hpp, share_list_entries); where the lists differ, each
+/// argument must still read its own.
+void readers_of_two_lists(std::vector<double>& out, const ferry::index_set& a,
+                          const ferry::index_set& b, const std::vector<double>& w,
+                          const std::vector<double>& x, const std::vector<double>& y,
+                          const std::vector<double>& z, index lo, index hi) {
+  const ferry::stencil<3> s{-3, 1, 5};
+  const ferry::stencil<1> two{2};
+  ferry::launch(
+      {.name = "readers_of_two_lists"}, ferry::range{lo, hi},
+      [] FERRY_KERNEL(index, ferry::indexed_ref<double> r,
+                      ferry::neighbourhoods<const double, 3, 4> n,
+                      ferry::neighbourhoods<const double, 1, 1> own) {
+        r.value = four_sum(n) + 100.0 * own.get<0>()[0];
+      },
+      ferry::write_only(ferry::indirect(out, a)), ferry::around(s, b, w, x, y, z),
+      ferry::around(two, a, w));
+}
+
+/// The same with the around over b first and the indirect partition over a after it (the first
+/// reader's list is not the written one's): out[a[i]] = four_sum around b[i].
+void around_first_then_indirect(std::vector<double>& out, const ferry::index_set& a,
+                                const ferry::index_set& b, const std::vector<double>& w,
+                                const std::vector<double>& x, const std::vector<double>& y,
+                                const std::vector<double>& z) {
+  const ferry::stencil<3> s{-3, 1, 5};
+  ferry::launch(
+      {.name = "around_first_then_indirect"}, ferry::range{a.size()},
+      [] FERRY_KERNEL(index, ferry::neighbourhoods<const double, 3, 4> n,
+                      ferry::indexed_ref<double> r) { r.value = four_sum(n); },
+      ferry::around(s, b, w, x, y, z), ferry::write_only(ferry::indirect(out, a)));
+}
+
 /// An elementwise output and a reduction in one launch over range2d{1, nx, 1, ny - 1}: out at
 /// c = i + nx * j becomes x[c - nx] + y[c + 1], and the total adds (k + 1) * (x[c + s_k] -
 /// y[c + s_k]) for the cross s = {-nx, -1, 0, 1, nx}.
@@ -422,6 +458,39 @@ TEST_P(around_many_test, four_arrays_around_a_shuffled_index_list_match_a_sequen
   std::vector<double> ref(905, -7.0);
   for (const index c : list) ref[static_cast<std::size_t>(c)] = four_reference(w, x, y, z, c);
   EXPECT_EQ(scattered, ref);
+}
+
+TEST_P(around_many_test, arguments_over_different_index_lists_each_read_their_own_entries) {
+  // Two different shuffles of 300 entries of [3, 900), and a copy of the first (the same
+  // entries in other memory): every argument reads the entry of its own list.
+  const ferry::index_set a(shuffled_entries(3, 900, 300, 11));
+  const ferry::index_set b(shuffled_entries(3, 900, 300, 12));
+  const ferry::index_set a_copy(std::vector<index>(a.indices().begin(), a.indices().end()));
+  const std::vector<index> la(a.indices().begin(), a.indices().end()),
+      lb(b.indices().begin(), b.indices().end());
+  ASSERT_NE(la, lb) << "the two shuffles must differ for this test to mean anything";
+  const std::vector<double> w = pattern(905, 3), x = pattern(906, 4), y = pattern(910, 5),
+                            z = pattern(905, 6);
+  for (const auto& [lo, hi] : {std::pair<index, index>{0, a.size()}, {17, 251}}) {
+    for (const ferry::index_set* second : {&b, &a, &a_copy}) {
+      const std::vector<index>& l2 = second == &b ? lb : la;
+      std::vector<double> out(905, -7.0), ref(905, -7.0);
+      readers_of_two_lists(out, a, *second, w, x, y, z, lo, hi);
+      for (index i = lo; i < hi; ++i) {
+        const auto u = static_cast<std::size_t>(i);
+        ref[static_cast<std::size_t>(la[u])] =
+            four_reference(w, x, y, z, l2[u]) + 100.0 * at(w, la[u] + 2);
+      }
+      EXPECT_EQ(out, ref) << "space [" << lo << ", " << hi << "), around over "
+                          << (second == &b ? "the other set" : second == &a ? "the same set"
+                                                                            : "a copy of it");
+    }
+  }
+  std::vector<double> out(905, -7.0), ref(905, -7.0);
+  around_first_then_indirect(out, a, b, w, x, y, z);
+  for (std::size_t u = 0; u < la.size(); ++u)
+    ref[static_cast<std::size_t>(la[u])] = four_reference(w, x, y, z, lb[u]);
+  EXPECT_EQ(out, ref) << "the around over the other set first, the indirect partition after it";
 }
 
 TEST_P(around_many_test, an_output_and_a_reduction_read_the_same_neighbourhoods) {

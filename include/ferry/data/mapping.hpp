@@ -1227,11 +1227,23 @@ struct arg_map<A, Space, arg_kind::neighbourhood> {
     using state = char;
     template <class I>
     FERRY_HOST_DEVICE FERRY_INLINE neighbourhoods<const T, N, M> get(const I& idx, state&) const {
-      index c = 0;
       if constexpr (indirect)
-        c = list[idx];
+        return around_centre(list[idx]);
       else
-        c = dense_offset(idx, ni, nj);
+        return around_centre(dense_offset(idx, ni, nj));
+    }
+    /// The index list the centres come from (an index list reader: gpu/launch.hpp reads an
+    /// entry that several arguments share once per thread).
+    FERRY_HOST_DEVICE FERRY_INLINE const index* list_entries() const requires indirect {
+      return list;
+    }
+    /// get() for thread ii with its list entry `c` (== list[ii]) already read.
+    FERRY_HOST_DEVICE FERRY_INLINE neighbourhoods<const T, N, M> get_at_entry(
+        index, index c, state&) const requires indirect {
+      return around_centre(c);
+    }
+    /// The neighbourhoods around centre c.
+    FERRY_HOST_DEVICE FERRY_INLINE neighbourhoods<const T, N, M> around_centre(index c) const {
       const index at = start + c;
       const T* first[M];
       for (int m = 0; m < M; ++m) first[m] = p[m] + at;
@@ -1286,12 +1298,28 @@ struct arg_map<A, Space, arg_kind::partitioned> {
   /// Whether the accessor keeps the space's end bounds as members ni and nj (ferry's
   /// elementwise accessor), which a GPU kernel may set again from its own space.
   static constexpr bool dense_layout_accessor = requires { typename accessor::ferry_dense_layout; };
+  /// Whether the accessor reads an index list (member `list`) and also takes the entry read
+  /// already (at_entry: ferry::indirect's accessor).
+  static constexpr bool entry_accessor = has_list && requires(const accessor& a, index z) {
+    a.list;
+    a.at_entry(z);
+  };
   struct bound {
     accessor acc;
     using state = char;
     template <class I>
     FERRY_HOST_DEVICE FERRY_INLINE decltype(auto) get(const I& idx, state&) const {
       return acc(idx);
+    }
+    /// The index list of a strategy whose accessor also takes an entry already read
+    /// (ferry::indirect's at_entry): an index list reader, as for the neighbourhood bound.
+    FERRY_HOST_DEVICE FERRY_INLINE const index* list_entries() const requires entry_accessor {
+      return acc.list;
+    }
+    /// get() for thread ii with its list entry `z` (== list[ii]) already read.
+    FERRY_HOST_DEVICE FERRY_INLINE decltype(auto) get_at_entry(index, index z, state&) const
+        requires entry_accessor {
+      return acc.at_entry(z);
     }
     /// The base address, passed again as a restrict parameter (core/restrict.hpp).
     FERRY_HOST_DEVICE FERRY_INLINE T* restrict_base() const requires rebasable_accessor {

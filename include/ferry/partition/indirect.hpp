@@ -87,7 +87,11 @@ class indirect_t : public strategy_base {
     T* p;
     const index* list;
     FERRY_HOST_DEVICE FERRY_INLINE indexed_ref<T> operator()(index ii) const {
-      const index z = list[ii];
+      return at_entry(list[ii]);
+    }
+    /// Thread ii's part when its entry z == list[ii] has been read already (a GPU kernel reads
+    /// an index list that several arguments share once per thread; backend/gpu/launch.hpp).
+    FERRY_HOST_DEVICE FERRY_INLINE indexed_ref<T> at_entry(index z) const {
       return indexed_ref<T>{p[z], z};
     }
   };

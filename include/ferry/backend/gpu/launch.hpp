@@ -6,6 +6,7 @@
 #pragma once
 
 #include <atomic>
+#include <concepts>
 #include <cstring>
 #include <new>
 #include <tuple>
@@ -150,6 +151,68 @@ __device__ FERRY_INLINE Bound respace_all(const Bound& b, std::index_sequence<N.
   return Bound{respaced_of(detail::get<N>(b), ni, nj)...};
 }
 
+/// Whether a bound argument reads an index list at the thread's index and can take the entry
+/// read already: ferry::indirect, and ferry::around over an index_set (data/mapping.hpp).
+template <class B>
+concept list_reader = requires(const B& b, index e, typename B::state& st) {
+  { b.list_entries() } -> std::same_as<const index*>;
+  b.get_at_entry(e, e, st);
+};
+
+/// A list reader whose thread has read its entry: get() hands the entry over.
+template <class B>
+struct with_entry {
+  B b;
+  index entry;  ///< the reader's list at the thread's index
+  using state = typename B::state;
+  template <class I>
+  __device__ FERRY_INLINE decltype(auto) get(const I& idx, state& st) const {
+    return b.get_at_entry(idx, entry, st);
+  }
+};
+
+/// How many arguments of bound tuple Bound are list readers, and the position of the first.
+template <class Bound, std::size_t... N>
+constexpr int list_readers(std::index_sequence<N...>) {
+  return (0 + ... + (list_reader<std::tuple_element_t<N, Bound>> ? 1 : 0));
+}
+template <class Bound, std::size_t... N>
+constexpr std::size_t first_list_reader(std::index_sequence<N...>) {
+  std::size_t first = sizeof...(N);
+  ((first == sizeof...(N) && list_reader<std::tuple_element_t<N, Bound>> ? first = N : 0), ...);
+  return first;
+}
+
+/// b itself, or for a list reader b with its entry at index i: e0 where its list is l0 (the
+/// first reader's, whose entry e0 the thread has read), else its own list's entry.
+template <class B>
+__device__ FERRY_INLINE auto entry_read(const B& b, const index* l0, index e0, index i) {
+  if constexpr (list_reader<B>) {
+    const index* l = b.list_entries();
+    return with_entry<B>{b, l == l0 ? e0 : l[i]};
+  } else {
+    return b;
+  }
+}
+
+/// The bound arguments of thread i with one read of each index list that several of them
+/// share. An around over an index_set and the indirect partition it writes usually share
+/// one (MATVEC_3D_STENCIL's zones, DEL_DOT_VEC_2D's real zones): each read list[i], the
+/// around at the start of the body and the indirect at its store, which nvcc places after
+/// the stencil's loads, by when the entry's line had left L1 (MATVEC_3D_STENCIL read 3 % more
+/// L2 sectors than with one read; perf/NOTES.md, "One read of a shared index list"). The
+/// lists are compared at run time (the launch maps one index_set once, so the addresses are
+/// equal exactly when the sets are); the comparison is the same in every thread.
+template <class Bound, std::size_t... N>
+__device__ FERRY_INLINE auto share_list_entries(const Bound& b, std::index_sequence<N...> seq,
+                                                index i) {
+  constexpr std::size_t r0 = first_list_reader<Bound>(seq);
+  const index* l0 = detail::get<r0>(b).list_entries();
+  const index e0 = l0[i];
+  return pack<decltype(entry_read(detail::get<N>(b), l0, e0, i))...>{
+      entry_read(detail::get<N>(b), l0, e0, i)...};
+}
+
 /// Ends the thread with a trap when a bounds check of its kernel body failed.
 __device__ FERRY_INLINE void trap_on_fault(unsigned fault) {
 #if FERRY_BOUNDS_CHECKS
@@ -190,7 +253,10 @@ __device__ FERRY_INLINE void run_1d(index first, index begin, index end, const K
     const Bound rb = rebase_all(b, seq, q...);
     States st{};
     unsigned fault = 0;
-    invoke_kernel(k, i, rb, st, seq, &fault);
+    if constexpr (list_readers<Bound>(seq) >= 2)
+      invoke_kernel(k, i, share_list_entries(rb, seq, i), st, seq, &fault);
+    else
+      invoke_kernel(k, i, rb, st, seq, &fault);
     trap_on_fault(fault);
   }
 }

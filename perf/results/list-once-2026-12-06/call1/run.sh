@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Call 1: one read of an index list that several arguments of a 1D launch share (the tree as
+# checked out; list-once.patch is the library change).
+#   - every cuda unit test and device test of the tree (the new
+#     around_many_test.arguments_over_different_index_lists_each_read_their_own_entries/cuda
+#     among them);
+#   - SASS of MATVEC_3D_STENCIL's and DEL_DOT_VEC_2D's ferry files with and without the change
+#     (perf/scripts/sass_summary.py);
+#   - ferry-perf with the change ("new") and without it ("old": the patch reversed, rebuilt),
+#     alternately, 4 rounds of 5 passes, on the two apps whose ferry_B reads a shared index list
+#     (MATVEC_3D_STENCIL, DEL_DOT_VEC_2D) and VOL3D as a control, base_cuda, ferry_B and
+#     ferry_C; perf/scripts/ab.py prints the minima and ferry_B / ferry_C per program;
+#   - ncu (no cache flush, clocks as in the timed runs): duration, L2 read sectors and DRAM
+#     bytes read of both builds' MATVEC_3D_STENCIL ferry_B and ferry_C kernels, 10 reps.
+# LEAN=1 (little device time left) builds ferry-perf only and skips the tests, SASS and ncu.
+here=$(cd "$(dirname "$0")" && pwd)
+source perf/scripts/gpu-preamble.sh "$0" "$1"
+cp "$here/list-once.patch" "$out/"
+b=$bld/cuda
+lean=${LEAN:-0}
+targets="ferry-perf ferry_unit_tests ferry_device_tests"; (( lean )) && targets=ferry-perf
+cuda_configure . $b -DFERRY_BUILD_TESTS=ON; el configure $?
+timeout 300 ninja -C $b -j 16 -k 0 $targets > $out/build.log 2>&1; el build $?
+grep -E "error|FAILED" $out/build.log | head -5
+sass() {  # TAG KERNEL...
+  local tag=$1; shift
+  mkdir -p $out/sass-$tag
+  for k in "$@"; do
+    f=$(ls perf/kernels/*/$k-ferry.cpp)
+    { nvcc '-DFERRY_DEVICE_BACKEND_HEADER="ferry/backend/cuda/backend.hpp"' -Iperf -Iinclude -O3 \
+        -DNDEBUG -arch=sm_90 -restrict --extended-lambda --expt-relaxed-constexpr \
+        -Xcompiler=-fopenmp -std=c++20 -x cu -cubin $f -o $bld/$k-$tag.cubin &&
+      cuobjdump -sass $bld/$k-$tag.cubin > $out/sass-$tag/$k.sass &&
+      cuobjdump -res-usage $bld/$k-$tag.cubin > $out/sass-$tag/$k.res.txt; } &
+  done
+  wait
+  python3 perf/scripts/sass_summary.py $out/sass-$tag > $out/sass-$tag.txt 2>&1
+}
+if (( !lean )); then
+u=$(find $b -name ferry_unit_tests -type f | head -1); dv=$(find $b -name ferry_device_tests -type f | head -1)
+timeout 120 bash -c "$u --gtest_filter='*/cuda:-*terminates*:*death*' --gtest_brief=1; $dv --gtest_brief=1" 2>&1 |
+  sed 's|^.*/tests/|tests/|' > $out/tests.log; el tests $?
+grep -E "tests ran|PASSED|FAILED" $out/tests.log | head -6
+sass new MATVEC_3D_STENCIL DEL_DOT_VEC_2D; el sass-new $?
+fi
+mkdir -p $bld/bin; cp "$(find $b -name ferry-perf -type f | head -1)" $bld/bin/new
+patch -R -p1 < "$here/list-once.patch" > /dev/null && timeout 200 ninja -C $b -j 16 ferry-perf >> $out/build.log 2>&1; el build-old $?
+cp "$(find $b -name ferry-perf -type f | head -1)" $bld/bin/old
+(( lean )) || { sass old MATVEC_3D_STENCIL DEL_DOT_VEC_2D; el sass-old $?; }
+patch -p1 < "$here/list-once.patch" > /dev/null
+mkdir -p $out/runs
+for r in 1 2 3 4; do
+  for m in old new; do
+    timeout 60 $bld/bin/$m --backend cuda -k MATVEC_3D_STENCIL,DEL_DOT_VEC_2D,VOL3D \
+      -v base_cuda,ferry_B,ferry_C --npasses 5 --csv $out/runs/$m-$r.csv > $out/runs/$m-$r.log 2>&1 ||
+      echo "$m $r failed"
+  done
+done; el runs $?
+python3 perf/scripts/ab.py $out/runs | tee $out/ab.txt | tail -4
+if (( !lean )) && command -v ncu > /dev/null; then
+  for m in old new; do
+    timeout 60 ncu --metrics gpu__time_duration.sum,dram__bytes_read.sum,lts__t_sectors_op_read.sum \
+      --cache-control none --clock-control none --csv --log-file $out/ncu-$m.csv \
+      $bld/bin/$m --backend cuda -k MATVEC_3D_STENCIL -v ferry_B,ferry_C --reps 10 --npasses 1 \
+      > $out/ncu-$m.log 2>&1; el ncu-$m $?
+  done
+  python3 - $out <<'PY'
+import csv, sys, re, statistics
+o = sys.argv[1]
+for m in ("old", "new"):
+    try:
+        rows = list(csv.reader(l for l in open(f"{o}/ncu-{m}.csv") if not l.startswith("==")))
+        h = rows[0]; ki, mi, vi = h.index("Kernel Name"), h.index("Metric Name"), h.index("Metric Value")
+        t = {}
+        for r in rows[1:]:
+            v = "B" if "kernel_nd" in r[ki] else "C" if "kernel_unsafe" in r[ki] else None
+            if v: t.setdefault(v, {}).setdefault(r[mi], []).append(float(r[vi].replace(",", "")))
+        for v, ms in sorted(t.items()):
+            print(f"ncu {m} ferry_{v} " + " ".join(f"{k.split('__')[1]} {statistics.median(x):.4g}" for k, x in sorted(ms.items())))
+    except Exception as e:
+        print("ncu", m, e)
+PY
+fi | tee $out/ncu.txt
+(( lean )) || for t in new old; do grep -E "^==|^  [BC] " $out/sass-$t.txt | sed "s/^/$t /" | cut -c1-150; done
+head -2 $out/gpu.txt | tail -1
+bundle
