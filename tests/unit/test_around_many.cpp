@@ -482,8 +482,9 @@ TEST_P(around_many_test, arguments_over_different_index_lists_each_read_their_ow
             four_reference(w, x, y, z, l2[u]) + 100.0 * at(w, la[u] + 2);
       }
       EXPECT_EQ(out, ref) << "space [" << lo << ", " << hi << "), around over "
-                          << (second == &b ? "the other set" : second == &a ? "the same set"
-                                                                            : "a copy of it");
+                          << (second == &b   ? "the other set"
+                              : second == &a ? "the same set"
+                                             : "a copy of it");
     }
   }
   std::vector<double> out(905, -7.0), ref(905, -7.0);

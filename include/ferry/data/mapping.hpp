@@ -1317,8 +1317,8 @@ struct arg_map<A, Space, arg_kind::partitioned> {
       return acc.list;
     }
     /// get() for thread ii with its list entry `z` (== list[ii]) already read.
-    FERRY_HOST_DEVICE FERRY_INLINE decltype(auto) get_at_entry(index, index z, state&) const
-        requires entry_accessor {
+    FERRY_HOST_DEVICE FERRY_INLINE decltype(auto) get_at_entry(
+        index, index z, state&) const requires entry_accessor {
       return acc.at_entry(z);
     }
     /// The base address, passed again as a restrict parameter (core/restrict.hpp).
