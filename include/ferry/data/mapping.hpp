@@ -1299,8 +1299,10 @@ struct arg_map<A, Space, arg_kind::partitioned> {
   /// elementwise accessor), which a GPU kernel may set again from its own space.
   static constexpr bool dense_layout_accessor = requires { typename accessor::ferry_dense_layout; };
   /// Whether the accessor reads an index list (member `list`) and also takes the entry read
-  /// already (at_entry: ferry::indirect's accessor).
-  static constexpr bool entry_accessor = has_list && requires(const accessor& a, index z) {
+  /// already (at_entry: ferry::indirect's accessor). Only ferry's own strategies: a user
+  /// strategy's members of those names are not known to mean that.
+  static constexpr bool entry_accessor =
+      builtin_strategy_v<D> && has_list && requires(const accessor& a, index z) {
     a.list;
     a.at_entry(z);
   };
