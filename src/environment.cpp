@@ -807,6 +807,15 @@ void launch_mapping::map(void** out, bool hold_if_resident) {
       out[i] = const_cast<std::byte*>(host);
       continue;
     }
+    // A read-only region the same as an earlier read-only one of this launch (the index list
+    // of an indirect partition and of an around argument over the same index_set) takes that
+    // one's transient copy, as both would take one resident copy: one copy in, and one address,
+    // which lets a GPU kernel read the list once per thread (backend/gpu/launch.hpp,
+    // share_list_entries). Neither argument may write it, so sharing changes nothing they see.
+    if (const std::byte* twin = transient_twin(i)) {
+      out[i] = const_cast<std::byte*>(twin);
+      continue;
+    }
     ++n_transient_;  // before the allocation: cleanup() then looks at every slot that may hold one
     // Transient copy (interface A). allocate() is 256-byte aligned, enough for any element.
     slot& s = slots_[i];
@@ -831,6 +840,18 @@ void launch_mapping::map(void** out, bool hold_if_resident) {
     for (std::size_t i = 0; i < n; ++i)
       if (!is_writable(regions_[i].r.mode))
         slots_[i].read_hash = hash_bytes(out[i], regions_[i].r.bytes);
+}
+
+const std::byte* launch_mapping::transient_twin(std::size_t i) const {
+  const region& r = regions_[i].r;
+  if (is_writable(r.mode)) return nullptr;
+  for (std::size_t j = 0; j < i; ++j) {
+    const region& q = regions_[j].r;
+    if (slots_[j].device && !is_writable(q.mode) && q.host == r.host && q.bytes == r.bytes &&
+        q.xfer_begin == r.xfer_begin && q.xfer_end == r.xfer_end)
+      return slots_[j].device;
+  }
+  return nullptr;
 }
 
 void launch_mapping::finish(finish_hook before_unregister) {

@@ -14,7 +14,10 @@
 //     2D and 3D spaces with negative begin bounds and index arithmetic that overflows 64 bits;
 //     the check agrees with a brute-force reference in 128-bit arithmetic on random small cases;
 //   * the arrays are read-only data: copied host->device only, taken from a resident copy
-//     without a transfer, and refused (aliasing_error) where a written argument overlaps one.
+//     without a transfer, and refused (aliasing_error) where a written argument overlaps one;
+//   * arguments over different index lists each read their own list's entries, in either order
+//     (a GPU kernel reads a list that several arguments share once per thread), and a transient
+//     launch copies a list that two arguments share in once.
 // Compile-time rules (one element type, temporaries, an index list over a 2D space, block
 // launches): tests/compile_fail.
 #include <algorithm>
@@ -492,6 +495,32 @@ TEST_P(around_many_test, arguments_over_different_index_lists_each_read_their_ow
   for (std::size_t u = 0; u < la.size(); ++u)
     ref[static_cast<std::size_t>(la[u])] = four_reference(w, x, y, z, lb[u]);
   EXPECT_EQ(out, ref) << "the around over the other set first, the indirect partition after it";
+}
+
+TEST_P(around_many_test, an_index_list_that_two_arguments_share_is_copied_in_once) {
+  // The same launch with the around over the written set itself and over a copy of it (the same
+  // entries in other memory): a transient launch copies the shared list in once, and both
+  // launches give the sequential reference.
+  const ferry::index_set a(shuffled_entries(3, 900, 300, 21));
+  const ferry::index_set a_copy(std::vector<index>(a.indices().begin(), a.indices().end()));
+  const std::vector<double> w = pattern(905, 3), x = pattern(906, 4), y = pattern(910, 5),
+                            z = pattern(905, 6);
+  std::vector<double> shared(905, -7.0), apart(905, -7.0), ref(905, -7.0);
+  const ferry::statistics s0 = ferry::stats();
+  around_first_then_indirect(shared, a, a, w, x, y, z);
+  const ferry::statistics s1 = ferry::stats();
+  around_first_then_indirect(apart, a, a_copy, w, x, y, z);
+  const ferry::statistics s2 = ferry::stats();
+  for (const index c : a.indices())
+    ref[static_cast<std::size_t>(c)] = four_reference(w, x, y, z, c);
+  EXPECT_EQ(shared, ref);
+  EXPECT_EQ(apart, ref);
+  if (separate_memory(backend())) {
+    EXPECT_EQ(s2.h2d.count - s1.h2d.count, s1.h2d.count - s0.h2d.count + 1)
+        << "the shared list was copied in twice";
+    EXPECT_EQ(s2.h2d.bytes - s1.h2d.bytes,
+              s1.h2d.bytes - s0.h2d.bytes + static_cast<std::size_t>(a.size()) * sizeof(index));
+  }
 }
 
 TEST_P(around_many_test, an_output_and_a_reduction_read_the_same_neighbourhoods) {

@@ -1237,9 +1237,9 @@ struct arg_map<A, Space, arg_kind::neighbourhood> {
     FERRY_HOST_DEVICE FERRY_INLINE const index* list_entries() const requires indirect {
       return list;
     }
-    /// get() for thread ii with its list entry `c` (== list[ii]) already read.
+    /// get() for point ii (unused here) with its list entry `c` (== list[ii]) already read.
     FERRY_HOST_DEVICE FERRY_INLINE neighbourhoods<const T, N, M> get_at_entry(
-        index, index c, state&) const requires indirect {
+        index /*ii*/, index c, state&) const requires indirect {
       return around_centre(c);
     }
     /// The neighbourhoods around centre c.
@@ -1318,9 +1318,9 @@ struct arg_map<A, Space, arg_kind::partitioned> {
     FERRY_HOST_DEVICE FERRY_INLINE const index* list_entries() const requires entry_accessor {
       return acc.list;
     }
-    /// get() for thread ii with its list entry `z` (== list[ii]) already read.
+    /// get() for point ii (unused here) with its list entry `z` (== list[ii]) already read.
     FERRY_HOST_DEVICE FERRY_INLINE decltype(auto) get_at_entry(
-        index, index z, state&) const requires entry_accessor {
+        index /*ii*/, index z, state&) const requires entry_accessor {
       return acc.at_entry(z);
     }
     /// The base address, passed again as a restrict parameter (core/restrict.hpp).

@@ -162,7 +162,7 @@ concept list_reader = requires(const B& b, index e, typename B::state& st) {
 /// A list reader whose thread has read its entry: get() hands the entry over.
 template <class B>
 struct with_entry {
-  B b;
+  B b;          ///< the list reader
   index entry;  ///< the reader's list at the thread's index
   using state = typename B::state;
   template <class I>
@@ -171,11 +171,12 @@ struct with_entry {
   }
 };
 
-/// How many arguments of bound tuple Bound are list readers, and the position of the first.
+/// How many arguments of bound tuple Bound are list readers.
 template <class Bound, std::size_t... N>
 constexpr int list_readers(std::index_sequence<N...>) {
   return (0 + ... + (list_reader<std::tuple_element_t<N, Bound>> ? 1 : 0));
 }
+/// The position in bound tuple Bound of its first list reader (its size if there is none).
 template <class Bound, std::size_t... N>
 constexpr std::size_t first_list_reader(std::index_sequence<N...>) {
   std::size_t first = sizeof...(N);
@@ -201,8 +202,10 @@ __device__ FERRY_INLINE auto entry_read(const B& b, const index* l0, index e0, i
 /// around at the start of the body and the indirect at its store, which nvcc places after
 /// the stencil's loads, by when the entry's line had left L1 (MATVEC_3D_STENCIL read 3 % more
 /// L2 sectors than with one read; perf/NOTES.md, "One read of a shared index list"). The
-/// lists are compared at run time (the launch maps one index_set once, so the addresses are
-/// equal exactly when the sets are); the comparison is the same in every thread.
+/// lists are compared at run time: a launch maps one index_set's list to one address, its
+/// resident copy or one transient copy for all its readers (launch_mapping::transient_twin),
+/// so the addresses are equal exactly when the sets are; the comparison is the same in every
+/// thread.
 template <class Bound, std::size_t... N>
 __device__ FERRY_INLINE auto share_list_entries(const Bound& b, std::index_sequence<N...> seq,
                                                 index i) {

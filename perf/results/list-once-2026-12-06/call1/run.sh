@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Call 1: one read of an index list that several arguments of a 1D launch share (the tree as
-# checked out; list-once.patch is the library change).
+# Call 1: one read of an index list that several arguments of a 1D launch share, and one
+# transient copy of it (the tree as checked out; list-once.patch is the library change).
 #   - every cuda unit test and device test of the tree (the new
 #     around_many_test.arguments_over_different_index_lists_each_read_their_own_entries/cuda
 #     among them);
@@ -8,8 +8,9 @@
 #     (perf/scripts/sass_summary.py);
 #   - ferry-perf with the change ("new") and without it ("old": the patch reversed, rebuilt),
 #     alternately, 4 rounds of 5 passes, on the two apps whose ferry_B reads a shared index list
-#     (MATVEC_3D_STENCIL, DEL_DOT_VEC_2D) and VOL3D as a control, base_cuda, ferry_B and
-#     ferry_C; perf/scripts/ab.py prints the minima and ferry_B / ferry_C per program;
+#     (MATVEC_3D_STENCIL, DEL_DOT_VEC_2D) and VOL3D as a control, base_cuda, ferry_A (whose
+#     transient launch now copies the list in once), ferry_B and ferry_C; perf/scripts/ab.py
+#     prints the minima and ferry_B / ferry_C per program;
 #   - ncu (no cache flush, clocks as in the timed runs): duration, L2 read sectors and DRAM
 #     bytes read of both builds' MATVEC_3D_STENCIL ferry_B and ferry_C kernels, 10 reps.
 # LEAN=1 (little device time left) builds ferry-perf only and skips the tests, SASS and ncu.
@@ -52,7 +53,7 @@ mkdir -p $out/runs
 for r in 1 2 3 4; do
   for m in old new; do
     timeout 60 $bld/bin/$m --backend cuda -k MATVEC_3D_STENCIL,DEL_DOT_VEC_2D,VOL3D \
-      -v base_cuda,ferry_B,ferry_C --npasses 5 --csv $out/runs/$m-$r.csv > $out/runs/$m-$r.log 2>&1 ||
+      -v base_cuda,ferry_A,ferry_B,ferry_C --npasses 5 --csv $out/runs/$m-$r.csv > $out/runs/$m-$r.log 2>&1 ||
       echo "$m $r failed"
   done
 done; el runs $?
