@@ -4,8 +4,8 @@
 #   - every cuda unit test and device test of the tree (the new
 #     around_many_test.arguments_over_different_index_lists_each_read_their_own_entries/cuda
 #     among them);
-#   - SASS of MATVEC_3D_STENCIL's and DEL_DOT_VEC_2D's ferry files with and without the change
-#     (perf/scripts/sass_summary.py);
+#   - SASS of MATVEC_3D_STENCIL's and DEL_DOT_VEC_2D's ferry files with the change
+#     (perf/scripts/sass_summary.py), with SASS=1 only (device time was short);
 #   - ferry-perf with the change ("new") and without it ("old": the patch reversed, rebuilt),
 #     alternately, 4 rounds of 5 passes, on the two apps whose ferry_B reads a shared index list
 #     (MATVEC_3D_STENCIL, DEL_DOT_VEC_2D) and VOL3D as a control, base_cuda, ferry_A (whose
@@ -42,12 +42,11 @@ u=$(find $b -name ferry_unit_tests -type f | head -1); dv=$(find $b -name ferry_
 timeout 120 bash -c "$u --gtest_filter='*/cuda:-*terminates*:*death*' --gtest_brief=1; $dv --gtest_brief=1" 2>&1 |
   sed 's|^.*/tests/|tests/|' > $out/tests.log; el tests $?
 grep -E "tests ran|PASSED|FAILED" $out/tests.log | head -6
-sass new MATVEC_3D_STENCIL DEL_DOT_VEC_2D; el sass-new $?
+(( ${SASS:-0} )) && { sass new MATVEC_3D_STENCIL DEL_DOT_VEC_2D; el sass-new $?; }
 fi
 mkdir -p $bld/bin; cp "$(find $b -name ferry-perf -type f | head -1)" $bld/bin/new
 patch -R -p1 < "$here/list-once.patch" > /dev/null && timeout 200 ninja -C $b -j 16 ferry-perf >> $out/build.log 2>&1; el build-old $?
 cp "$(find $b -name ferry-perf -type f | head -1)" $bld/bin/old
-(( lean )) || { sass old MATVEC_3D_STENCIL DEL_DOT_VEC_2D; el sass-old $?; }
 patch -p1 < "$here/list-once.patch" > /dev/null
 mkdir -p $out/runs
 for r in 1 2 3 4; do
@@ -82,6 +81,6 @@ for m in ("old", "new"):
         print("ncu", m, e)
 PY
 fi | tee $out/ncu.txt
-(( lean )) || for t in new old; do grep -E "^==|^  [BC] " $out/sass-$t.txt | sed "s/^/$t /" | cut -c1-150; done
+(( ${SASS:-0} )) && grep -E "^==|^  [BC] " $out/sass-new.txt | cut -c1-150
 head -2 $out/gpu.txt | tail -1
 bundle
