@@ -807,11 +807,14 @@ void launch_mapping::map(void** out, bool hold_if_resident) {
       out[i] = const_cast<std::byte*>(host);
       continue;
     }
-    // A read-only region the same as an earlier read-only one of this launch (the index list
-    // of an indirect partition and of an around argument over the same index_set) takes that
-    // one's transient copy, as both would take one resident copy: one copy in, and one address,
-    // which lets a GPU kernel read the list once per thread (backend/gpu/launch.hpp,
-    // share_list_entries). Neither argument may write it, so sharing changes nothing they see.
+    // An index list the same as an earlier one of this launch (an indirect partition and an
+    // around argument over one index_set) takes that one's transient copy, as both would take
+    // one resident copy: one copy in, and one address, which lets a GPU kernel read the list
+    // once per thread (backend/gpu/launch.hpp, share_list_entries). Only lists that ferry's
+    // own strategies read (region::index_list): no kernel gets a pointer into them, so none can
+    // write one through a const_cast and reach the other's copy; other read-only regions keep
+    // a copy each, so the checked backend's read-only check and bounds messages name the
+    // argument that a kernel misused.
     if (const std::byte* twin = transient_twin(i)) {
       out[i] = const_cast<std::byte*>(twin);
       continue;
@@ -844,11 +847,11 @@ void launch_mapping::map(void** out, bool hold_if_resident) {
 
 const std::byte* launch_mapping::transient_twin(std::size_t i) const {
   const region& r = regions_[i].r;
-  if (is_writable(r.mode)) return nullptr;
+  if (!r.index_list || is_writable(r.mode)) return nullptr;
   for (std::size_t j = 0; j < i; ++j) {
     const region& q = regions_[j].r;
-    if (slots_[j].device && !is_writable(q.mode) && q.host == r.host && q.bytes == r.bytes &&
-        q.xfer_begin == r.xfer_begin && q.xfer_end == r.xfer_end)
+    if (slots_[j].device && q.index_list && !is_writable(q.mode) && q.host == r.host &&
+        q.bytes == r.bytes && q.xfer_begin == r.xfer_begin && q.xfer_end == r.xfer_end)
       return slots_[j].device;
   }
   return nullptr;

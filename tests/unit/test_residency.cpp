@@ -108,6 +108,38 @@ void sneaky_write(std::vector<double>& y, const std::vector<double>& x) {
       ferry::elementwise(y), std::as_const(x));
 }
 
+/// Writes the last entry of an index_set's list through a const_cast of a read-only view of it
+/// (thread 0, before the other threads run on the checked backend), in a launch that also writes
+/// out[set[i]] through an indirect partition over the same set. The partition's list and the
+/// view cover the same host bytes; the launch must still give them separate transient copies
+/// (only index lists read by ferry's own strategies share one), or the write would move the
+/// last thread's element to `bad`.
+void list_view_write(std::vector<double>& out, const ferry::index_set& set, index bad) {
+  ferry::launch(
+      {.name = "list_view_write"}, ferry::range{set.size()},
+      [] FERRY_KERNEL(index i, ferry::view<const index> l, ferry::indexed_ref<double> r, index b) {
+        if (i == 0) const_cast<index&>(l[l.size() - 1]) = b;
+        r.value = 1.0;
+      },
+      set.indices(), ferry::write_only(ferry::indirect(out, set)), bad);
+}
+/// Reads x through two read-only views and writes through the second (write = true), or reads
+/// one element past its end through it (write = false).
+void second_view_misuse(std::vector<double>& y, const std::vector<double>& x, bool write) {
+  ferry::launch(
+      {.name = "second_view_misuse"}, ferry::range{static_cast<index>(y.size())},
+      [] FERRY_KERNEL(index i, double& yi, ferry::view<const double> a, ferry::view<const double> b,
+                      bool w) {
+        if (w) {
+          yi = a[i];
+          if (i == 0) const_cast<double&>(b[1]) = -1.0;
+        } else {
+          yi = a[i] + b[i + 1];
+        }
+      },
+      ferry::elementwise(y), x, std::as_const(x), write);
+}
+
 struct alignas(64) cell {
   ferry::checked_array<double, 8> v;
 };
@@ -744,6 +776,47 @@ TEST_F(checked_residency, kernel_writing_a_read_only_argument_is_detected) {
     EXPECT_TRUE(ferry_test::contains(e.what(), "argument 2 (read-only container) is read-only"));
   }
   EXPECT_EQ(x, ramp(40)) << "the host copy of a read-only argument changed";
+}
+
+TEST_F(checked_residency, a_write_through_a_view_of_an_index_list_is_named_and_moves_no_part) {
+  // Entry 63 would become 0: with a shared copy of the list thread 63 would write out[0]
+  // instead of out[63], which would keep the write-only poison the checked backend fills
+  // unwritten elements with (the results come back before the error is raised).
+  std::vector<index> entries(64);
+  for (std::size_t k = 0; k < entries.size(); ++k) entries[k] = static_cast<index>(k);
+  const ferry::index_set set(entries);
+  std::vector<double> out(64, 0.0);
+  try {
+    list_view_write(out, set, 0);
+    FAIL() << "a kernel wrote through view<const index> unnoticed";
+  } catch (const ferry::residency_error& e) {
+    EXPECT_EQ(e.kernel(), "list_view_write");
+    EXPECT_TRUE(ferry_test::contains(e.what(), "argument 1 (read-only container) is read-only"))
+        << e.what();
+  }
+  EXPECT_EQ(set[63], 63) << "the host copy of the index list changed";
+  EXPECT_EQ(out, std::vector<double>(64, 1.0)) << "the write through the view moved a part";
+}
+
+TEST_F(checked_residency, misuse_of_the_second_of_two_views_of_one_vector_names_that_argument) {
+  // Two read-only arguments over the same bytes keep a copy each, so the read-only check and a
+  // bounds fault name the argument the kernel misused, not the first one over those bytes.
+  const std::vector<double> x = ramp(16);
+  std::vector<double> y(16, 0.0);
+  try {
+    second_view_misuse(y, x, true);
+    FAIL() << "a kernel wrote through view<const T> unnoticed";
+  } catch (const ferry::residency_error& e) {
+    EXPECT_TRUE(ferry_test::contains(e.what(), "argument 3 (read-only container) is read-only"))
+        << e.what();
+  }
+  try {
+    second_view_misuse(y, x, false);
+    FAIL() << "a read past the end of a view went unnoticed";
+  } catch (const ferry::bounds_error& e) {
+    EXPECT_TRUE(ferry_test::contains(e.what(), "argument 3 (read-only container)")) << e.what();
+  }
+  EXPECT_EQ(x, ramp(16)) << "the host copy of a read-only argument changed";
 }
 
 TEST_F(checked_residency, kernel_writing_a_preloaded_argument_is_detected_and_repaired) {

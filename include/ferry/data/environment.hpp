@@ -236,8 +236,9 @@ class launch_mapping {
     std::uint64_t read_hash;  // checked backend: hash of a read-only region before the kernel
   };
   void map(void** out, bool hold_if_resident);
-  /// The transient copy of an earlier read-only region of this launch that region i (read-only
-  /// too) may share: the same host bytes and the same part to copy in; nullptr if none.
+  /// The transient copy of an earlier index list of this launch (region::index_list) that
+  /// region i, an index list too, may share: the same host bytes and the same part to copy in;
+  /// nullptr if none (or region i is no index list).
   const std::byte* transient_twin(std::size_t i) const;
   /// Lock held: records in the resident entries this launch wrote that their copy it used is
   /// now the newer one (`failed`: the kernel stopped part-way, so only copies that were

@@ -1176,6 +1176,7 @@ struct arg_map<A, Space, arg_kind::neighbourhood> {
       const std::span<const index> list =
           a.centres ? a.centres->indices() : std::span<const index>{};
       r[M] = region_of(list, access::read);
+      r[M].index_list = true;  // read by the launch only: the kernel gets no pointer into it
     }
     return r;
   }
@@ -1284,10 +1285,13 @@ struct arg_map<A, Space, arg_kind::partitioned> {
   static std::array<region, regions> get_regions(const D& s) {
     const access mode = D::copies_in ? access::read_write : access::write_only;
     const region buf = region_of(s.buffer(), mode);
-    if constexpr (has_list)
-      return {buf, region_of(s.index_list(), access::read)};
-    else
+    if constexpr (has_list) {
+      region list = region_of(s.index_list(), access::read);
+      list.index_list = builtin_strategy_v<D>;  // a user strategy's kernel may see its list
+      return {buf, list};
+    } else {
       return {buf};
+    }
   }
   using accessor =
       decltype(std::declval<const D&>().bind(std::declval<T*>(), std::declval<const Space&>()));

@@ -35,6 +35,10 @@ struct region {
   /// congruent modulo it, or the launch is refused (detail::launch_mapping). The default is
   /// the strictest; ferry builds every region with region_of, which sets its element type's.
   std::size_t align = 256;
+  /// Whether the region is an index_set's list that only ferry's own strategies read (the list
+  /// of ferry::indirect and of ferry::around over a set; no kernel gets a pointer into it): a
+  /// transient launch gives such regions of one set a single copy (launch_mapping).
+  bool index_list = false;
 };
 
 /// The region of the elements of `s`, used as `mode`, with their type's alignment.
