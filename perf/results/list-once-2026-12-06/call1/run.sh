@@ -14,12 +14,15 @@
 #   - ncu (no cache flush, clocks as in the timed runs): duration, L2 read sectors and DRAM
 #     bytes read of both builds' MATVEC_3D_STENCIL ferry_B and ferry_C kernels, 10 reps.
 # LEAN=1 (little device time left) builds ferry-perf only and skips the tests, SASS and ncu.
+# QUICK=1 (less left than the whole call needs): ferry-perf and the unit tests, of which only
+# the around, indirect and residency tests on cuda run; 2 rounds; no device tests, SASS or ncu.
 here=$(cd "$(dirname "$0")" && pwd)
 source perf/scripts/gpu-preamble.sh "$0" "$1"
 cp "$here/list-once.patch" "$out/"
 b=$bld/cuda
-lean=${LEAN:-0}
+lean=${LEAN:-0}; quick=${QUICK:-0}; rounds=4
 targets="ferry-perf ferry_unit_tests ferry_device_tests"; (( lean )) && targets=ferry-perf
+(( quick )) && { targets="ferry-perf ferry_unit_tests"; rounds=2; }
 cuda_configure . $b -DFERRY_BUILD_TESTS=ON; el configure $?
 timeout 300 ninja -C $b -j 16 -k 0 $targets > $out/build.log 2>&1; el build $?
 grep -E "error|FAILED" $out/build.log | head -5
@@ -39,7 +42,12 @@ sass() {  # TAG KERNEL...
 }
 if (( !lean )); then
 u=$(find $b -name ferry_unit_tests -type f | head -1); dv=$(find $b -name ferry_device_tests -type f | head -1)
-timeout 120 bash -c "$u --gtest_filter='*/cuda:-*terminates*:*death*' --gtest_brief=1; $dv --gtest_brief=1" 2>&1 |
+if (( quick )); then
+  flt='*around*/cuda:*indirect*/cuda:*residency*/cuda:-*terminates*:*death*'; dv=true
+else
+  flt='*/cuda:-*terminates*:*death*'
+fi
+timeout 120 bash -c "$u --gtest_filter='$flt' --gtest_brief=1; $dv --gtest_brief=1" 2>&1 |
   sed 's|^.*/tests/|tests/|' > $out/tests.log; el tests $?
 grep -E "tests ran|PASSED|FAILED" $out/tests.log | head -6
 (( ${SASS:-0} )) && { sass new MATVEC_3D_STENCIL DEL_DOT_VEC_2D; el sass-new $?; }
@@ -49,7 +57,7 @@ patch -R -p1 < "$here/list-once.patch" > /dev/null && timeout 200 ninja -C $b -j
 cp "$(find $b -name ferry-perf -type f | head -1)" $bld/bin/old
 patch -p1 < "$here/list-once.patch" > /dev/null
 mkdir -p $out/runs
-for r in 1 2 3 4; do
+for r in $(seq $rounds); do
   for m in old new; do
     timeout 60 $bld/bin/$m --backend cuda -k MATVEC_3D_STENCIL,DEL_DOT_VEC_2D,VOL3D \
       -v base_cuda,ferry_A,ferry_B,ferry_C --npasses 5 --csv $out/runs/$m-$r.csv > $out/runs/$m-$r.log 2>&1 ||
@@ -57,7 +65,7 @@ for r in 1 2 3 4; do
   done
 done; el runs $?
 python3 perf/scripts/ab.py $out/runs | tee $out/ab.txt | tail -4
-if (( !lean )) && command -v ncu > /dev/null; then
+if (( !lean && !quick )) && command -v ncu > /dev/null; then
   for m in old new; do
     timeout 60 ncu --metrics gpu__time_duration.sum,dram__bytes_read.sum,lts__t_sectors_op_read.sum \
       --cache-control none --clock-control none --csv --log-file $out/ncu-$m.csv \
