@@ -126,7 +126,7 @@ struct block_thread {
 /// threads' slots (rather than giving thread t slots tK .. tK + K - 1) keeps the k-th writes of
 /// a warp on consecutive slots: coalesced, and free of shared-memory bank conflicts.
 /// Shared memory is not initialised: read a slot only in a phase after the one that wrote it.
-/// T follows the by-value rule (ARCHITECTURE section 1): no pointers or handles. T holds no
+/// T follows the by-value rule (docs/user-guide.md, section 4): no pointers or handles. T holds no
 /// array (C array, std::array or compiler vector type) at any depth: indexing it is unchecked, so a
 /// thread's own slot `s[4]` of a 4-element array would be the next thread's slot (a race) or past
 /// the storage; K slots per thread (own_slots, checked) or a ferry::checked_array<U, N> slot

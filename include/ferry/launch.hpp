@@ -1,4 +1,5 @@
-// ferry::launch: a safe, typed kernel launch (interface A and B). See ARCHITECTURE section 1.
+// ferry::launch: a safe, typed kernel launch (interface A and B). See docs/user-guide.md,
+// section 4 (the mapping rules).
 //
 //   ferry::launch(ferry::range{n},
 //       [] FERRY_KERNEL (ferry::index i, double& p, ferry::view<const double> b, double c) {
@@ -521,10 +522,10 @@ template <class bounds, index_space Space, class K, class... A>
 void run_launch(const launch_config& cfg, const Space& space, const K& kernel, A&&... args) {
   using bound_tuple = detail::pack<typename detail::map_of<Space, A>::bound...>;
   const char* name = cfg.name ? cfg.name : detail::kernel_type_name<K>();
-  // Checks first, derived sizes after (ARCHITECTURE section 1): the index space, then every
-  // argument's byte count and partition, all before any extent, byte count, mapping or
-  // transfer is computed from them.
-  // The fast checks decide; the messages are built only for a launch that fails them.
+  // Checks first, derived sizes after (docs/safety.md, "At launch, before anything runs"): the
+  // index space, then every argument's byte count and partition, all before any extent, byte count,
+  // mapping or transfer is computed from them. The fast checks decide; the messages are built only
+  // for a launch that fails them.
   detail::check_block_config(name, cfg.block);
   detail::check_block_bounds<bounds>(name, cfg.block);
   if (!detail::index_space_ok(space))

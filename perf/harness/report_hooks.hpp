@@ -2,7 +2,7 @@
 //
 // * backend_* functions name what actually ran; they are implemented in backend_info.cpp
 //   from the ferry library, so the header of every report names the backend and device that
-//   launches used after FERRY_BACKEND was applied (ARCHITECTURE.md section 4).
+//   launches used after FERRY_BACKEND was applied (docs/user-guide.md, section 10).
 // * Run observers see every (kernel, variant) execution and may append extra result fields
 //   (e.g. transfer statistics), which become extra CSV columns and JSON fields.
 #pragma once

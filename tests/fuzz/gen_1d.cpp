@@ -19,7 +19,8 @@ bool fits(i128 v) {
 }
 
 /// A user-defined strategy: thread t owns buffer[top - t * stride] (descending), stride >= 1.
-/// Its check_launch does its own overflow-checked arithmetic, as ARCHITECTURE section 2 asks.
+/// Its check_launch does its own overflow-checked arithmetic, as docs/user-guide.md, section 6,
+/// asks of a strategy.
 template <class T>
 class mirror_t : public ferry::strategy_base {
  public:

@@ -1,4 +1,4 @@
-# The layering of ferry's headers (ARCHITECTURE section 8), checked on the source tree:
+# The layering of ferry's headers (the rule is stated below), checked on the source tree:
 #   * no header under ferry/backend/ includes one from ferry/data/ (backends sit below the data
 #     layer: the data environment calls a backend, never the reverse);
 #   * every device backend folder (a folder of ferry/backend/ with a backend.hpp) holds the same

@@ -182,7 +182,7 @@ class overlapping_span_pairs : public ferry::strategy_base {
   explicit overlapping_span_pairs(std::span<double> buf) : buf_(buf) {}
   std::span<double> buffer() const { return buf_; }
   std::string check_launch(const ferry::range& s) const {
-    if (s.size() > 0 && (s.begin < 0 || s.end + 1 > static_cast<index>(buf_.size())))
+    if (s.size() > 0 && (s.begin < 0 || s.end > static_cast<index>(buf_.size()) - 1))
       return "does not fit";
     return {};
   }

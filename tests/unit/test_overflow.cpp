@@ -1,5 +1,5 @@
 // Proves the rule "no arithmetic on user sizes without overflow checks, and no use of a derived
-// size before it is checked" (ARCHITECTURE section 1) at the extreme values of every index
+// size before it is checked" (docs/safety.md) at the extreme values of every index
 // space and every built-in strategy:
 //   * size() and the extents are defined for every bound and return -1 where the count does not
 //     fit a 64-bit index; check_index_space names the first bound, extent or size beyond 2^62;

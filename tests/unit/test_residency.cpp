@@ -1,4 +1,4 @@
-// Proves the residency rules of interface B (ARCHITECTURE section 3) on every backend:
+// Proves the residency rules of interface B (docs/user-guide.md, section 8) on every backend:
 //   * ferry::preload / ferry::preload_mut keep data on the device: launches copy nothing, a
 //     preload_mut's host copy is untouched until sync() / release(), then updated;
 //   * writing preload()ed (read-only) data is a residency_error; on the checked backend a host

@@ -1,5 +1,5 @@
-// ferry: the data environment (ARCHITECTURE section 5). Per device, a table maps host address
-// ranges to device allocations with a residency state and a reference count. Every launch
+// ferry: the data environment (docs/user-guide.md, section 8). Per device, a table maps host
+// address ranges to device allocations with a residency state and a reference count. Every launch
 // consults it through launch_mapping; preload and ferry::array populate it.
 //
 // Thread-safety contract (docs/user-guide.md, "Threads"):

@@ -1,5 +1,5 @@
 // ferry: the mapping rules. The C++ type of each launch argument decides, at compile time,
-// what the kernel receives and which way its bytes move (ARCHITECTURE section 1):
+// what the kernel receives and which way its bytes move (docs/user-guide.md, section 4):
 //
 //   argument passed                              kernel receives          H2D          D2H
 //   value (arithmetic, enum, pointer-free        a copy                   by value     never
@@ -432,7 +432,7 @@ enum class arg_kind {
   reject_array_value,
 };
 
-/// The by-value rule (ARCHITECTURE section 1) applied to the element type T of a container a
+/// The by-value rule (docs/user-guide.md, section 4) applied to the element type T of a container a
 /// kernel reaches (read-only containers, partitioned buffers, reduction targets): `accepted`
 /// when T is a kernel value (is_kernel_value_v), else the reason it is not. Elements are copied
 /// to the device bytewise, so a pointer, reference, view, reducer or other handle inside one

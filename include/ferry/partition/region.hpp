@@ -8,7 +8,7 @@
 
 namespace ferry {
 
-/// How a launch uses a region of memory; decides the transfers (ARCHITECTURE section 1).
+/// How a launch uses a region of memory; decides the transfers (docs/user-guide.md, section 4).
 enum class access : std::uint8_t {
   read,        ///< read-only: host->device before the launch, never back
   read_write,  ///< partitioned or atomic: host->device before, device->host after
