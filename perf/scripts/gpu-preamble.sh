@@ -10,7 +10,11 @@
 #   cuda_configure SRC DIR [cmake args...]   a Release CUDA configure of SRC into DIR, its log in
 #                     $out/configure-<last folder name of DIR>.log;
 #   bundle            packs $out into $out.tgz and removes $out: the device machine returns at
-#                     most 8 files per call, so a call with more brings them back as one.
+#                     most 8 files per call, so a call with more brings them back as one;
+#   sass_of TAG KERNEL...   compiles each KERNEL's ferry file (perf/kernels/*/KERNEL-ferry.cpp)
+#                     to a cubin with ferry-perf's nvcc flags and one real architecture (sm_90),
+#                     writes its SASS and resource usage to $out/sass-TAG/KERNEL.sass and
+#                     .res.txt, and perf/scripts/sass_summary.py's summary to $out/sass-TAG.txt.
 # Exports CUDA_MODULE_LOADING=EAGER (modules load before the timed loops), puts the CUDA
 # toolkit on PATH (nvcc, cuobjdump) and clears the ferry variables that change what runs
 # (FERRY_INFO, FERRY_BACKEND, FERRY_DEPENDENT_LAUNCH).
@@ -33,6 +37,21 @@ cuda_configure() {
     -DFERRY_BUILD_EXAMPLES=OFF "$@" > "$out/configure-$(basename "$dir").log" 2>&1
 }
 bundle() { tar -czf "$out.tgz" -C "$(dirname "$out")" "$(basename "$out")" && rm -rf "$out"; }
+sass_of() {
+  local tag=${1:?usage: sass_of TAG KERNEL...} k f
+  shift
+  mkdir -p "$out/sass-$tag"
+  for k in "$@"; do
+    f=$(ls perf/kernels/*/"$k"-ferry.cpp)
+    { nvcc '-DFERRY_DEVICE_BACKEND_HEADER="ferry/backend/cuda/backend.hpp"' -Iperf -Iinclude -O3 \
+        -DNDEBUG -arch=sm_90 -restrict --extended-lambda --expt-relaxed-constexpr \
+        -Xcompiler=-fopenmp -std=c++20 -x cu -cubin "$f" -o "$bld/$k-$tag.cubin" &&
+      cuobjdump -sass "$bld/$k-$tag.cubin" > "$out/sass-$tag/$k.sass" &&
+      cuobjdump -res-usage "$bld/$k-$tag.cubin" > "$out/sass-$tag/$k.res.txt"; } &
+  done
+  wait
+  python3 perf/scripts/sass_summary.py "$out/sass-$tag" > "$out/sass-$tag.txt" 2>&1
+}
 export CUDA_MODULE_LOADING=EAGER PATH=$PATH:/usr/local/cuda/bin
 unset FERRY_INFO FERRY_BACKEND FERRY_DEPENDENT_LAUNCH
 nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,temperature.gpu --format=csv > "$out/gpu.txt" 2>&1

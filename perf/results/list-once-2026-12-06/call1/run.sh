@@ -26,20 +26,6 @@ targets="ferry-perf ferry_unit_tests ferry_device_tests"; (( lean )) && targets=
 cuda_configure . $b -DFERRY_BUILD_TESTS=ON; el configure $?
 timeout 300 ninja -C $b -j 16 -k 0 $targets > $out/build.log 2>&1; el build $?
 grep -E "error|FAILED" $out/build.log | head -5
-sass() {  # TAG KERNEL...
-  local tag=$1; shift
-  mkdir -p $out/sass-$tag
-  for k in "$@"; do
-    f=$(ls perf/kernels/*/$k-ferry.cpp)
-    { nvcc '-DFERRY_DEVICE_BACKEND_HEADER="ferry/backend/cuda/backend.hpp"' -Iperf -Iinclude -O3 \
-        -DNDEBUG -arch=sm_90 -restrict --extended-lambda --expt-relaxed-constexpr \
-        -Xcompiler=-fopenmp -std=c++20 -x cu -cubin $f -o $bld/$k-$tag.cubin &&
-      cuobjdump -sass $bld/$k-$tag.cubin > $out/sass-$tag/$k.sass &&
-      cuobjdump -res-usage $bld/$k-$tag.cubin > $out/sass-$tag/$k.res.txt; } &
-  done
-  wait
-  python3 perf/scripts/sass_summary.py $out/sass-$tag > $out/sass-$tag.txt 2>&1
-}
 if (( !lean )); then
 u=$(find $b -name ferry_unit_tests -type f | head -1); dv=$(find $b -name ferry_device_tests -type f | head -1)
 if (( quick )); then
@@ -50,7 +36,7 @@ fi
 timeout 120 bash -c "$u --gtest_filter='$flt' --gtest_brief=1; $dv --gtest_brief=1" 2>&1 |
   sed 's|^.*/tests/|tests/|' > $out/tests.log; el tests $?
 grep -E "tests ran|PASSED|FAILED" $out/tests.log | head -6
-(( ${SASS:-0} )) && { sass new MATVEC_3D_STENCIL DEL_DOT_VEC_2D; el sass-new $?; }
+(( ${SASS:-0} )) && { sass_of new MATVEC_3D_STENCIL DEL_DOT_VEC_2D; el sass-new $?; }
 fi
 mkdir -p $bld/bin; cp "$(find $b -name ferry-perf -type f | head -1)" $bld/bin/new
 patch -R -p1 < "$here/list-once.patch" > /dev/null && timeout 200 ninja -C $b -j 16 ferry-perf >> $out/build.log 2>&1; el build-old $?
@@ -72,22 +58,7 @@ if (( !lean && !quick )) && command -v ncu > /dev/null; then
       $bld/bin/$m --backend cuda -k MATVEC_3D_STENCIL -v ferry_B,ferry_C --reps 10 --npasses 1 \
       > $out/ncu-$m.log 2>&1; el ncu-$m $?
   done
-  python3 - $out <<'PY'
-import csv, sys, re, statistics
-o = sys.argv[1]
-for m in ("old", "new"):
-    try:
-        rows = list(csv.reader(l for l in open(f"{o}/ncu-{m}.csv") if not l.startswith("==")))
-        h = rows[0]; ki, mi, vi = h.index("Kernel Name"), h.index("Metric Name"), h.index("Metric Value")
-        t = {}
-        for r in rows[1:]:
-            v = "B" if "kernel_nd" in r[ki] else "C" if "kernel_unsafe" in r[ki] else None
-            if v: t.setdefault(v, {}).setdefault(r[mi], []).append(float(r[vi].replace(",", "")))
-        for v, ms in sorted(t.items()):
-            print(f"ncu {m} ferry_{v} " + " ".join(f"{k.split('__')[1]} {statistics.median(x):.4g}" for k, x in sorted(ms.items())))
-    except Exception as e:
-        print("ncu", m, e)
-PY
+  python3 perf/scripts/ncu_summary.py $out old new
 fi | tee $out/ncu.txt
 (( ${SASS:-0} )) && grep -E "^==|^  [BC] " $out/sass-new.txt | cut -c1-150
 head -2 $out/gpu.txt | tail -1

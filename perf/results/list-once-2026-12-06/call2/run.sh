@@ -21,21 +21,6 @@ for m in new old; do
     $bld/bin/$m --backend cuda -k MATVEC_3D_STENCIL -v ferry_B,ferry_C --reps 10 --npasses 1 \
     > $out/ncu-$m.log 2>&1; el ncu-$m $?
 done
-python3 - $out <<'PY' | tee $out/ncu.txt
-import csv, sys, statistics
-o = sys.argv[1]
-for m in ("old", "new"):
-    try:
-        rows = list(csv.reader(l for l in open(f"{o}/ncu-{m}.csv") if not l.startswith("==")))
-        h = rows[0]; ki, mi, vi = h.index("Kernel Name"), h.index("Metric Name"), h.index("Metric Value")
-        t = {}
-        for r in rows[1:]:
-            v = "B" if "kernel_nd" in r[ki] else "C" if "kernel_unsafe" in r[ki] else None
-            if v: t.setdefault(v, {}).setdefault(r[mi], []).append(float(r[vi].replace(",", "")))
-        for v, ms in sorted(t.items()):
-            print(f"ncu {m} ferry_{v} " + " ".join(f"{k.split('__')[1]} {statistics.median(x):.4g}" for k, x in sorted(ms.items())))
-    except Exception as e:
-        print("ncu", m, e)
-PY
+python3 perf/scripts/ncu_summary.py $out old new | tee $out/ncu.txt
 head -2 $out/gpu.txt | tail -1
 bundle
